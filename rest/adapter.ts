@@ -1,0 +1,87 @@
+import Router from '@koa/router';
+import { getOperationAST, print } from 'graphql';
+import type { Context } from 'koa';
+import { AppError, badRequest, ERROR_STATUS, type ErrorCode, GENERIC_SERVER_ERROR } from '../src/errors.ts';
+import type { GraphQLServer } from '../src/http/yoga.ts';
+import { readJsonObject } from './json-body.ts';
+import type { RestRoute, VariableSource } from './route.ts';
+
+interface GraphQLResponse {
+  data?: Record<string, unknown> | null;
+  errors?: Array<{ message: string; extensions?: { code?: string } }>;
+}
+
+// Headers a REST caller may send that mean something to the GraphQL layer.
+const FORWARDED_HEADERS = ['x-api-key', 'x-request-id', 'user-agent'];
+
+function queryValue(ctx: Context, source: Extract<VariableSource, { from: 'query' }>): unknown {
+  const raw = ctx.query[source.name];
+  if (raw === undefined) return undefined;
+  if (Array.isArray(raw)) throw badRequest(`${source.name}: must be given once`);
+  if (source.type === 'int') {
+    if (!/^-?\d{1,9}$/.test(raw)) throw badRequest(`${source.name}: must be an integer`);
+    return Number(raw);
+  }
+  return raw;
+}
+
+async function collectVariables(ctx: Context, route: RestRoute, bodyLimit: string) {
+  const known = new Set(Object.values(route.variables).flatMap((s) => (s.from === 'query' ? [s.name] : [])));
+  const unknown = Object.keys(ctx.query).filter((name) => !known.has(name));
+  if (unknown.length) throw badRequest(`Unknown query parameter: ${unknown.join(', ')}`);
+  const needsBody = Object.values(route.variables).some((s) => s.from === 'body');
+  const body = needsBody ? await readJsonObject(ctx, bodyLimit) : {};
+  const variables: Record<string, unknown> = {};
+  for (const [variable, source] of Object.entries(route.variables)) {
+    const value =
+      source.from === 'path' ? ctx.params[source.name]
+      : source.from === 'query' ? queryValue(ctx, source)
+      : source.name ? body[source.name]
+      : body;
+    if (value !== undefined) variables[variable] = value;
+  }
+  return variables;
+}
+
+/** The REST error for a failed operation: its status, and the messages of the errors that caused it. */
+function restError(status: number, errors: NonNullable<GraphQLResponse['errors']>): AppError {
+  const code = (Object.keys(ERROR_STATUS) as ErrorCode[]).find((c) => ERROR_STATUS[c] === status) ?? 'INTERNAL_SERVER_ERROR';
+  if (status >= 500) return new AppError(code, GENERIC_SERVER_ERROR);
+  const causes = errors.filter((e) => ERROR_STATUS[e.extensions?.code as ErrorCode] === status);
+  const messages = [...new Set((causes.length ? causes : errors).map((e) => e.message))];
+  return new AppError(code, messages.join('; '));
+}
+
+/**
+ * Builds the `/v1` router from the route table. Each request becomes a POST
+ * of the route's named operation to the GraphQL server's own fetch handler,
+ * so it gets the same authentication, scoping, validation and error masking.
+ */
+export function createRestRouter(graphql: GraphQLServer, routes: RestRoute[], options: { bodyLimit: string }) {
+  const router = new Router();
+  for (const route of routes) {
+    const query = print(route.operation);
+    const operationName = getOperationAST(route.operation)?.name?.value;
+    router.register(route.path, [route.method], async (ctx) => {
+      const variables = await collectVariables(ctx, route, options.bodyLimit);
+      const headers = new Headers({ 'content-type': 'application/json', accept: 'application/graphql-response+json' });
+      for (const name of FORWARDED_HEADERS) {
+        const value = ctx.get(name);
+        if (value) headers.set(name, value);
+      }
+      const response = await graphql.fetch(
+        'http://rest.internal/graphql',
+        { method: 'POST', headers, body: JSON.stringify({ query, operationName, variables }) },
+        { koa: ctx },
+      );
+      const payload = (await response.json()) as GraphQLResponse;
+      if (payload.errors?.length) {
+        throw restError(response.status >= 400 ? response.status : 500, payload.errors);
+      }
+      const result = payload.data?.[route.result];
+      ctx.status = route.status;
+      ctx.body = route.body === 'list' ? { success: true, ...(result as object) } : result;
+    });
+  }
+  return router;
+}

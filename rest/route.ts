@@ -1,0 +1,39 @@
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+
+/** Where one GraphQL variable comes from in the HTTP request. */
+export type VariableSource =
+  | { from: 'path'; name: string }
+  | { from: 'query'; name: string; type: 'string' | 'int' }
+  | { from: 'body'; name?: string };
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * One `/v1` endpoint: a saved, named GraphQL operation plus the rules that
+ * turn an HTTP request into its variables and its result into a response.
+ */
+export interface RestRoute<Data = Record<string, unknown>> {
+  method: HttpMethod;
+  /** @koa/router path; `{key}` style names are written `:key`. */
+  path: string;
+  summary: string;
+  /** Documented in the README's permission table. */
+  permission: string;
+  // Variables are assembled at run time from the request, so any shape.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  operation: TypedDocumentNode<Data, any>;
+  variables: Record<string, VariableSource>;
+  /** The root field of `data` that becomes the response. */
+  result: keyof Data & string;
+  /** `object`: the field as it is; `list`: `{success: true, items, meta}`. */
+  body: 'object' | 'list';
+  status: number;
+}
+
+export const fromPath = (name: string): VariableSource => ({ from: 'path', name });
+export const fromQuery = (name: string, type: 'string' | 'int' = 'string'): VariableSource => ({ from: 'query', name, type });
+/** The whole JSON body, or one property of it. */
+export const fromBody = (name?: string): VariableSource => (name ? { from: 'body', name } : { from: 'body' });
+
+/** Keeps each row's result key checked against its own operation's data type. */
+export const route = <Data>(definition: RestRoute<Data>) => definition as unknown as RestRoute;

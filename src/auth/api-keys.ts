@@ -1,0 +1,41 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Database } from '../db/client.ts';
+import { isPermission, type Permission } from './permissions.ts';
+
+const KEY_PREFIX = 'cpk_';
+const DISPLAY_PREFIX_LENGTH = KEY_PREFIX.length + 8;
+
+export interface AuthenticatedKey {
+  id: string;
+  organizationId: string;
+  permissions: ReadonlySet<Permission>;
+}
+
+/** 256 random bits; the result is shown once and never stored. */
+export function generateApiKey(): string {
+  return KEY_PREFIX + randomBytes(32).toString('base64url');
+}
+
+/** Keys carry 256 bits of entropy, so a fast hash is enough (no salt/KDF). */
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+export function displayPrefix(key: string): string {
+  return key.slice(0, DISPLAY_PREFIX_LENGTH);
+}
+
+export async function authenticate(db: Database, presented: string | null | undefined): Promise<AuthenticatedKey | null> {
+  // Cheap shape check first: garbage never reaches the database.
+  if (!presented || !presented.startsWith(KEY_PREFIX) || presented.length > 200) return null;
+  const key = await db.apiKey.findUnique({
+    where: { hash: hashApiKey(presented) },
+    select: { id: true, organizationId: true, permissions: true, revokedAt: true },
+  });
+  if (!key || key.revokedAt) return null;
+  return {
+    id: key.id,
+    organizationId: key.organizationId,
+    permissions: new Set(key.permissions.filter(isPermission)),
+  };
+}

@@ -1,0 +1,20 @@
+/**
+ * The permission catalogue: `resource:action`. An API key carries a subset;
+ * every root GraphQL field (and so every REST route) names the one it needs.
+ */
+export const PERMISSIONS = {
+  'consumer_cases:read': 'List and read consumer (KYC) cases',
+  'consumer_cases:write': 'Create, update and delete consumer cases',
+  'business_cases:read': 'List and read business (KYB) cases',
+  'business_cases:write': 'Create, update and delete business cases',
+  'tasks:read': 'List and read tasks',
+  'tasks:write': 'Create, update and delete tasks and their assignees',
+} as const;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+export const ALL_PERMISSIONS = Object.keys(PERMISSIONS) as Permission[];
+
+export function isPermission(value: string): value is Permission {
+  return Object.hasOwn(PERMISSIONS, value);
+}

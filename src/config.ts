@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+// Every setting comes from the environment; nothing is required, so a bare
+// `npm start` runs on embedded defaults.
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATABASE_URL: z.string().url().optional(),
+  /** Folder for embedded services' data (embedded PostgreSQL, ...). */
+  DATA_DIR: z.string().default('.data'),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Largest accepted JSON request body. */
+  BODY_LIMIT: z.string().default('1mb'),
+});
+
+export type Config = z.infer<typeof EnvSchema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const details = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${details}`);
+  }
+  return parsed.data;
+}

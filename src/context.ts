@@ -1,0 +1,10 @@
+import type { AuthenticatedKey } from './auth/api-keys.ts';
+import type { TenantDatabase } from './db/tenant.ts';
+
+/** What every resolver sees. Built once per request, after authentication. */
+export interface Context {
+  requestId: string;
+  apiKey: AuthenticatedKey;
+  /** Scoped to the key's organization (src/db/tenant.ts). */
+  db: TenantDatabase;
+}

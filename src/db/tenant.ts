@@ -1,0 +1,61 @@
+import { getDatamodel } from '../generated/pothos-types.ts';
+import type { Database } from './client.ts';
+
+/** Models whose rows belong to one organization (they have `organizationId`). */
+const TENANT_MODELS = new Set(
+  Object.entries(getDatamodel().datamodel.models)
+    .filter(([, model]) => model.fields.some((field) => field.name === 'organizationId'))
+    .map(([name]) => name),
+);
+
+const FILTERED_OPERATIONS = new Set([
+  'findUnique', 'findUniqueOrThrow', 'findFirst', 'findFirstOrThrow', 'findMany',
+  'count', 'aggregate', 'groupBy', 'update', 'updateMany', 'delete', 'deleteMany', 'upsert',
+]);
+
+type AnyArgs = Record<string, unknown> & { where?: object; data?: unknown; create?: object };
+
+function scopeArgs(operation: string, args: AnyArgs, organizationId: string): AnyArgs {
+  const scoped: AnyArgs = { ...args };
+  if (FILTERED_OPERATIONS.has(operation)) {
+    scoped.where = { ...args.where, organizationId };
+  }
+  if (operation === 'create') {
+    scoped.data = { ...(args.data as object), organizationId };
+  } else if (operation === 'createMany' || operation === 'createManyAndReturn') {
+    const rows = Array.isArray(args.data) ? args.data : [args.data];
+    scoped.data = rows.map((row) => ({ ...(row as object), organizationId }));
+  } else if (operation === 'upsert') {
+    scoped.create = { ...args.create, organizationId };
+  }
+  return scoped;
+}
+
+/**
+ * The one place organization scoping happens. Every query on a tenant model
+ * gets the organization in its filter (or its data, for creates), and runs in
+ * a transaction as the `compliance_tenant` role with `app.organization_id`
+ * set, so PostgreSQL's row-level security enforces the same rule, including
+ * for nested relation loads that the filter above cannot reach.
+ */
+export function forOrganization(db: Database, organizationId: string) {
+  return db.$extends({
+    name: 'organization-scope',
+    query: {
+      $allModels: {
+        async $allOperations({ model, operation, args, query }) {
+          const scopedArgs = TENANT_MODELS.has(model)
+            ? scopeArgs(operation, args as AnyArgs, organizationId)
+            : args;
+          const [, result] = await db.$transaction([
+            db.$executeRaw`SELECT set_config('role', 'compliance_tenant', TRUE), set_config('app.organization_id', ${organizationId}, TRUE)`,
+            query(scopedArgs as typeof args),
+          ]);
+          return result;
+        },
+      },
+    },
+  });
+}
+
+export type TenantDatabase = ReturnType<typeof forOrganization>;

@@ -1,0 +1,14 @@
+/**
+ * `search` filters: every whitespace-separated term must occur (case
+ * insensitive, anywhere) in at least one of the fields, so "ada lovelace"
+ * finds first name Ada, last name Lovelace. Served by the trigram indexes.
+ */
+export function textSearch<Field extends string>(search: string | null | undefined, fields: readonly Field[]) {
+  const terms = (search ?? '').trim().split(/\s+/).filter(Boolean).slice(0, 8);
+  if (terms.length === 0) return {};
+  return {
+    AND: terms.map((term) => ({
+      OR: fields.map((field) => ({ [field]: { contains: term, mode: 'insensitive' as const } })),
+    })),
+  };
+}

@@ -1,0 +1,65 @@
+import { STATUS_CODES } from 'node:http';
+import { GraphQLError } from 'graphql';
+
+/**
+ * Every failure a client can cause is one of these. The code travels in
+ * GraphQL's `extensions.code`, the status in `extensions.http.status` (which
+ * yoga uses as the HTTP status) and the REST adapter renders both as
+ * `{statusCode, message, error}`.
+ */
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  BAD_USER_INPUT: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  INTERNAL_SERVER_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/**
+ * A GraphQLError so that graphql-js and yoga pass it through unmasked, with
+ * its code and status, wherever it is thrown (resolver, validation, context).
+ */
+export class AppError extends GraphQLError {
+  readonly code: ErrorCode;
+  readonly status: number;
+  constructor(code: ErrorCode, message: string, original?: GraphQLError) {
+    const status = ERROR_STATUS[code];
+    super(message, {
+      nodes: original?.nodes,
+      source: original?.source,
+      positions: original?.positions,
+      path: original?.path,
+      extensions: { code, http: { status } },
+    });
+    this.name = 'AppError';
+    this.code = code;
+    this.status = status;
+  }
+}
+
+export const badRequest = (message: string) => new AppError('BAD_REQUEST', message);
+export const invalidInput = (message: string) => new AppError('BAD_USER_INPUT', message);
+export const unauthenticated = () => new AppError('UNAUTHENTICATED', 'Unauthorized');
+export const forbidden = (message = 'Forbidden') => new AppError('FORBIDDEN', message);
+export const notFound = (message: string) => new AppError('NOT_FOUND', message);
+export const conflict = (message: string) => new AppError('CONFLICT', message);
+
+export const GENERIC_SERVER_ERROR = 'Internal server error';
+
+/** The body of every REST error, and of errors outside GraphQL on /graphql. */
+export interface ErrorBody {
+  statusCode: number;
+  message: string;
+  error: string;
+}
+
+export function errorBody(status: number, message: string): ErrorBody {
+  return { statusCode: status, message, error: STATUS_CODES[status] ?? 'Error' };
+}

@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import Koa from 'koa';
+import type { Logger } from 'pino';
+import { createRestRouter } from '../../rest/adapter.ts';
+import { routes } from '../../rest/routes.ts';
+import { AppError, errorBody, GENERIC_SERVER_ERROR, notFound } from '../errors.ts';
+import { requestScope } from './request-scope.ts';
+import type { GraphQLServer } from './yoga.ts';
+
+const CLIENT_REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** Koa serves `/graphql` (yoga, with GraphiQL) and the `/v1` REST routes. */
+export function createApp(options: { graphql: GraphQLServer; logger: Logger; bodyLimit: string }) {
+  const { graphql, logger, bodyLimit } = options;
+  const app = new Koa();
+
+  // Request id: the caller's X-Request-Id when it is sane, else a new one.
+  app.use(async (ctx, next) => {
+    const given = ctx.get('x-request-id');
+    const requestId = CLIENT_REQUEST_ID.test(given) ? given : randomUUID();
+    ctx.set('X-Request-Id', requestId);
+    ctx.request.headers['x-request-id'] = requestId;
+    const started = performance.now();
+    await requestScope.run({ requestId }, async () => {
+      await next();
+      logger.info(
+        { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 },
+        'request',
+      );
+    });
+  });
+
+  // Every failure outside GraphQL's own responses gets the shared error shape.
+  app.use(async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        throw notFound(`Cannot ${ctx.method} ${ctx.path}`);
+      }
+    } catch (error) {
+      const status = statusOf(error);
+      if (status >= 500) logger.error({ err: error }, 'unhandled error');
+      const message = error instanceof AppError || (status < 500 && error instanceof Error)
+        ? (error as Error).message
+        : GENERIC_SERVER_ERROR;
+      ctx.status = status;
+      ctx.body = errorBody(status, status >= 500 ? GENERIC_SERVER_ERROR : message);
+    }
+  });
+
+  app.use(async (ctx, next) => {
+    if (ctx.path !== '/graphql') return next();
+    const response = await graphql.handleNodeRequestAndResponse(ctx.req, ctx.res, { koa: ctx });
+    ctx.status = response.status;
+    response.headers.forEach((value, key) => ctx.append(key, value));
+    ctx.body = response.body;
+  });
+
+  app.use(async (ctx, next) => {
+    if (ctx.path !== '/healthz') return next();
+    ctx.body = { status: 'ok' };
+  });
+
+  const rest = createRestRouter(graphql, routes, { bodyLimit });
+  app.use(rest.routes());
+  app.use(rest.allowedMethods({ throw: true }));
+  return app;
+}
+
+function statusOf(error: unknown): number {
+  if (error instanceof AppError) return error.status;
+  const status = (error as { status?: unknown }).status;
+  // http-errors from Koa and the router (405, 501, ...) are client-facing.
+  return typeof status === 'number' && status >= 400 && status < 600 ? status : 500;
+}

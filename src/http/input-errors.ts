@@ -1,0 +1,52 @@
+import { type GraphQLSchema, isEnumType } from 'graphql';
+
+// graphql-js reports bad variables in its own words ('Variable "$input" got
+// invalid value 5 at "input.email"; String cannot represent a non string
+// value: 5'). Clients of a compliance API want "email: must be a string".
+const VARIABLE_ERROR = /^Variable "\$(\w+)" (?:got invalid value .*?(?: at "([^"]+)")?; |of required type "[^"]+" was not provided\.$|of non-null type "[^"]+" must not be null\.$)([\s\S]*)$/;
+
+const REASONS: Array<[RegExp, (match: RegExpMatchArray, schema: GraphQLSchema) => { field?: string; reason: string }]> = [
+  [/^Field "(\w+)" is not defined by type "\w+"\.(?: Did you mean (.+)\?)?$/, (m) => ({
+    field: m[1],
+    reason: m[2] ? `is not a known field (did you mean ${m[2]}?)` : 'is not a known field',
+  })],
+  [/^Field "(\w+)" of required type "[^"]+" was not provided\.$/, (m) => ({ field: m[1], reason: 'is required' })],
+  [/^Expected non-nullable type "[^"]+" not to be null\.$/, () => ({ reason: 'must not be null' })],
+  [/^Value "[^"]*" does not exist in "(\w+)" enum\./, (m, schema) => {
+    const type = schema.getType(m[1] ?? '');
+    const values = isEnumType(type) ? type.getValues().map((v) => v.name).join(', ') : '';
+    return { reason: `must be one of ${values}` };
+  }],
+  [/^Enum "(\w+)" cannot represent non-string value/, (m, schema) => {
+    const type = schema.getType(m[1] ?? '');
+    const values = isEnumType(type) ? type.getValues().map((v) => v.name).join(', ') : '';
+    return { reason: `must be one of ${values}` };
+  }],
+  [/^(?:String|ID) cannot represent/, () => ({ reason: 'must be a string' })],
+  [/^Int cannot represent/, () => ({ reason: 'must be an integer' })],
+  [/^Float cannot represent/, () => ({ reason: 'must be a number' })],
+  [/^Boolean cannot represent/, () => ({ reason: 'must be a boolean' })],
+  [/^Expected type "\w+" to be an object\.$/, () => ({ reason: 'must be an object' })],
+];
+
+/** "email: must be a string" for a variable coercion error, or null if `message` is not one. */
+export function describeVariableError(message: string, schema: GraphQLSchema): string | null {
+  const match = VARIABLE_ERROR.exec(message);
+  if (!match) return null;
+  const [, variable, at, detail = ''] = match;
+  // `at "input.address.city"`: drop the variable name when it is an input wrapper.
+  const pathParts = (at ?? variable ?? '').split('.').filter((part, index) => !(index === 0 && part === 'input'));
+  if (!detail) {
+    return `${pathParts.join('.') || variable}: ${message.includes('must not be null') ? 'must not be null' : 'is required'}`;
+  }
+  for (const [pattern, explain] of REASONS) {
+    const reasonMatch = detail.match(pattern);
+    if (reasonMatch) {
+      const { field, reason } = explain(reasonMatch, schema);
+      const path = [...pathParts, ...(field ? [field] : [])].join('.');
+      return path ? `${path}: ${reason}` : reason;
+    }
+  }
+  const path = pathParts.join('.');
+  return path ? `${path}: ${detail}` : detail;
+}

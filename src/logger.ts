@@ -1,0 +1,14 @@
+import { pino, type Logger } from 'pino';
+import { currentRequestId } from './http/request-scope.ts';
+
+export function createLogger(level: string): Logger {
+  return pino({
+    level,
+    base: undefined,
+    // Every line written while serving a request carries its id.
+    mixin: () => {
+      const requestId = currentRequestId();
+      return requestId ? { requestId } : {};
+    },
+  });
+}

@@ -1,0 +1,75 @@
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import { builder } from '../builder.ts';
+import type { TenantDatabase } from '../db/tenant.ts';
+import * as rules from '../domain/validation.ts';
+import { notFound } from '../errors.ts';
+import { RecommendationLevel } from '../generated/prisma/enums.ts';
+import { listOf, pageArgs, pageWindow } from './pagination.ts';
+
+export const RecommendationLevelEnum = builder.enumType(RecommendationLevel, {
+  name: 'RecommendationLevel',
+  description: 'What the review recommends for the business.',
+});
+
+export const BusinessCase = builder.prismaObject('BusinessCase', {
+  description: 'A KYB case about one business. Creation and editing arrive with the KYB resource.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    legalName: t.exposeString('legalName'),
+    dbaName: t.exposeString('dbaName', { nullable: true }),
+    websiteUrl: t.exposeString('websiteUrl', { nullable: true }),
+    riskScore: t.exposeFloat('riskScore', { nullable: true }),
+    recommendation: t.expose('recommendation', { type: RecommendationLevelEnum, nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    tasks: t.relatedConnection('tasks', {
+      description: 'Tasks linked to this case, newest first.',
+      cursor: 'id',
+      totalCount: true,
+      authScopes: { permission: 'tasks:read' },
+      query: () => ({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+    }),
+  }),
+});
+
+const BusinessCaseList = listOf('BusinessCaseList', BusinessCase, 'A page of business cases, newest first.');
+
+export async function requireBusinessCase(db: TenantDatabase, id: string) {
+  const found = rules.uuid.safeParse(id).success
+    ? await db.businessCase.findUnique({ where: { id }, select: { id: true } })
+    : null;
+  if (!found) throw notFound(`Business case ${id} not found`);
+  return found;
+}
+
+builder.queryFields((t) => ({
+  businessCases: t.field({
+    type: BusinessCaseList,
+    description: 'Business cases of your organization, newest first.',
+    authScopes: { permission: 'business_cases:read' },
+    args: { ...pageArgs },
+    resolve: async (_root, args, context, info) => {
+      const { page, limit, skip, take } = pageWindow(args);
+      const [items, total] = await Promise.all([
+        context.db.businessCase.findMany({
+          ...queryFromInfo({ context, info, path: ['items'] }),
+          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+          skip,
+          take,
+        }),
+        context.db.businessCase.count(),
+      ]);
+      return { items, total, page, limit };
+    },
+  }),
+  businessCase: t.prismaField({
+    type: BusinessCase,
+    description: 'One business case; NOT_FOUND for unknown ids and ids of other organizations.',
+    authScopes: { permission: 'business_cases:read' },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (query, _root, { id }, { db }) => {
+      await requireBusinessCase(db, id);
+      return db.businessCase.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+}));

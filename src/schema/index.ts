@@ -1,0 +1,8 @@
+import { lexicographicSortSchema } from 'graphql';
+import { builder } from '../builder.ts';
+import './scalars.ts';
+import './consumer-case.ts';
+import './business-case.ts';
+import './task.ts';
+
+export const schema = lexicographicSortSchema(builder.toSchema());

@@ -1,0 +1,51 @@
+import type { ObjectRef } from '@pothos/core';
+import { z } from 'zod';
+import { builder, type Types } from '../builder.ts';
+
+export const MAX_PAGE_SIZE = 100;
+
+export interface ListResult<Item> {
+  items: Item[];
+  total: number;
+  page: number;
+  limit: number;
+}
+
+export const ListMeta = builder.objectRef<Omit<ListResult<unknown>, 'items'>>('ListMeta').implement({
+  description: 'Offset pagination of a list.',
+  fields: (t) => ({
+    total: t.exposeInt('total', { description: 'Matching items across all pages.' }),
+    page: t.exposeInt('page'),
+    limit: t.exposeInt('limit'),
+    totalPages: t.int({ resolve: ({ total, limit }) => Math.ceil(total / limit) }),
+  }),
+});
+
+/** `page` (from 1) and `limit` (1..100) arguments shared by every list. */
+export const pageArgs = builder.args((t) => ({
+  page: t.int({
+    defaultValue: 1,
+    validate: z.number().int().min(1, 'must be at least 1').max(1_000_000, 'must be at most 1000000'),
+  }),
+  limit: t.int({
+    defaultValue: 10,
+    validate: z.number().int().min(1, 'must be at least 1').max(MAX_PAGE_SIZE, `must be at most ${MAX_PAGE_SIZE}`),
+  }),
+}));
+
+export function pageWindow(args: { page?: number | null; limit?: number | null }) {
+  const page = args.page ?? 1;
+  const limit = args.limit ?? 10;
+  return { page, limit, skip: (page - 1) * limit, take: limit };
+}
+
+/** A `{items, meta}` page of some object type; resolvers fill `items` with `queryFromInfo(path: ['items'])`. */
+export function listOf<Item>(name: string, item: ObjectRef<Types, Item>, description: string) {
+  return builder.objectRef<ListResult<Item>>(name).implement({
+    description,
+    fields: (t) => ({
+      items: t.field({ type: [item], resolve: (list) => list.items }),
+      meta: t.field({ type: ListMeta, resolve: (list) => list }),
+    }),
+  });
+}

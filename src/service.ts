@@ -1,0 +1,60 @@
+import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import { createDatabase, type Database } from './db/client.ts';
+import { startEmbeddedPostgres } from './db/embedded.ts';
+import { migrate } from './db/migrate.ts';
+import { createApp } from './http/app.ts';
+import { createGraphQLServer } from './http/yoga.ts';
+import { schema } from './schema/index.ts';
+import { createLogger } from './logger.ts';
+import { resolve } from 'node:path';
+
+export interface RunningService {
+  url: string;
+  databaseUrl: string;
+  db: Database;
+  logger: Logger;
+  stop(): Promise<void>;
+}
+
+/** Resolves the database (embedded when DATABASE_URL is unset) and applies migrations. */
+export async function prepareDatabase(config: Config, logger: Logger) {
+  let databaseUrl = config.DATABASE_URL;
+  let stopEmbedded: (() => Promise<void>) | undefined;
+  if (!databaseUrl) {
+    const dataDir = resolve(config.DATA_DIR, 'postgres');
+    logger.info({ dataDir, port: config.EMBEDDED_PG_PORT }, 'DATABASE_URL not set: starting embedded PostgreSQL');
+    const embedded = await startEmbeddedPostgres({ dataDir, port: config.EMBEDDED_PG_PORT, onLog: (m) => logger.debug(m) });
+    databaseUrl = embedded.url;
+    stopEmbedded = embedded.stop;
+  }
+  const { applied } = await migrate(databaseUrl);
+  if (applied.length) logger.info({ applied }, 'migrations applied');
+  return { databaseUrl, stopEmbedded };
+}
+
+/** Starts the whole service: database, GraphQL, REST, HTTP listener. */
+export async function startService(config: Config, logger = createLogger(config.LOG_LEVEL)): Promise<RunningService> {
+  const { databaseUrl, stopEmbedded } = await prepareDatabase(config, logger);
+  const db = createDatabase(databaseUrl, config.DATABASE_POOL_SIZE);
+  const graphql = createGraphQLServer({ schema, db, logger });
+  const app = createApp({ graphql, logger, bodyLimit: config.BODY_LIMIT });
+  const server: Server = createServer(app.callback());
+  await new Promise<void>((done) => server.listen(config.PORT, config.HOST, done));
+  const { port } = server.address() as AddressInfo;
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+  return {
+    url: `http://${host}:${port}`,
+    databaseUrl,
+    db,
+    logger,
+    stop: async () => {
+      // Stop accepting, let in-flight requests finish, then release the pool.
+      await new Promise<void>((done) => server.close(() => done()));
+      await db.$disconnect();
+      await stopEmbedded?.();
+    },
+  };
+}
