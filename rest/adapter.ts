@@ -1,7 +1,9 @@
 import Router from '@koa/router';
-import { getOperationAST, print } from 'graphql';
+import { type GraphQLSchema, getOperationAST, type OperationDefinitionNode, print } from 'graphql';
 import type { Context } from 'koa';
-import { AppError, badRequest, ERROR_STATUS, type ErrorCode, GENERIC_SERVER_ERROR } from '../src/errors.ts';
+import { declaredPermission } from '../src/auth/field-permission.ts';
+import { AppError, badRequest, ERROR_STATUS, type ErrorCode, forbidden, GENERIC_SERVER_ERROR } from '../src/errors.ts';
+import type { AuthState } from '../src/http/authenticate.ts';
 import type { GraphQLServer } from '../src/http/yoga.ts';
 import { readJsonObject } from './json-body.ts';
 import type { RestRoute, VariableSource } from './route.ts';
@@ -52,18 +54,35 @@ function restError(status: number, errors: NonNullable<GraphQLResponse['errors']
   return new AppError(code, messages.join('; '));
 }
 
+/** The permission the operation's root field declares; routes without one are a programming error. */
+export function routePermission(schema: GraphQLSchema, route: RestRoute): string {
+  const operation = getOperationAST(route.operation) as OperationDefinitionNode;
+  const rootType = operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
+  const field = rootType?.getFields()[route.result];
+  const permission = field && declaredPermission(field);
+  if (!permission) throw new Error(`${route.method} ${route.path}: root field ${route.result} declares no permission`);
+  return permission;
+}
+
 /**
  * Builds the `/v1` router from the route table. Each request becomes a POST
  * of the route's named operation to the GraphQL server's own fetch handler,
  * so it gets the same authentication, scoping, validation and error masking.
  */
-export function createRestRouter(graphql: GraphQLServer, routes: RestRoute[], options: { bodyLimit: string }) {
-  const router = new Router();
+export function createRestRouter(options: { graphql: GraphQLServer; schema: GraphQLSchema; routes: RestRoute[]; bodyLimit: string }) {
+  const { graphql, schema, routes } = options;
+  const router = new Router<AuthState>();
   for (const route of routes) {
     const query = print(route.operation);
     const operationName = getOperationAST(route.operation)?.name?.value;
+    const permission = routePermission(schema, route);
     router.register(route.path, [route.method], async (ctx) => {
-      const variables = await collectVariables(ctx, route, options.bodyLimit);
+      // The GraphQL field enforces this too; checking here first answers 403
+      // before any input is read, like 401 comes before it.
+      if (!ctx.state.apiKey?.permissions.has(permission as never)) {
+        throw forbidden(`Forbidden: this API key lacks the permission ${permission}`);
+      }
+      const variables = await collectVariables(ctx as unknown as Context, route, options.bodyLimit);
       const headers = new Headers({ 'content-type': 'application/json', accept: 'application/graphql-response+json' });
       for (const name of FORWARDED_HEADERS) {
         const value = ctx.get(name);

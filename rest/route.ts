@@ -17,8 +17,6 @@ export interface RestRoute<Data = Record<string, unknown>> {
   /** @koa/router path; `{key}` style names are written `:key`. */
   path: string;
   summary: string;
-  /** Documented in the README's permission table. */
-  permission: string;
   // Variables are assembled at run time from the request, so any shape.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   operation: TypedDocumentNode<Data, any>;

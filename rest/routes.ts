@@ -22,48 +22,48 @@ const page = { page: fromQuery('page', 'int'), limit: fromQuery('limit', 'int') 
 export const routes: RestRoute[] = [
   route({
     method: 'POST', path: '/v1/consumer-cases', summary: 'Create a consumer case',
-    permission: 'consumer_cases:write', operation: CreateConsumerCaseDocument,
+    operation: CreateConsumerCaseDocument,
     variables: { input: fromBody() }, result: 'createConsumerCase', body: 'object', status: 201,
   }),
   route({
     method: 'GET', path: '/v1/consumer-cases', summary: 'List consumer cases',
-    permission: 'consumer_cases:read', operation: ListConsumerCasesDocument,
+    operation: ListConsumerCasesDocument,
     variables: { ...page, status: fromQuery('status'), search: fromQuery('search') },
     result: 'consumerCases', body: 'list', status: 200,
   }),
   route({
     method: 'GET', path: '/v1/consumer-cases/:id', summary: 'Get a consumer case',
-    permission: 'consumer_cases:read', operation: GetConsumerCaseDocument,
+    operation: GetConsumerCaseDocument,
     variables: { id: fromPath('id') }, result: 'consumerCase', body: 'object', status: 200,
   }),
   route({
     method: 'PATCH', path: '/v1/consumer-cases/:id', summary: 'Update a consumer case',
-    permission: 'consumer_cases:write', operation: UpdateConsumerCaseDocument,
+    operation: UpdateConsumerCaseDocument,
     variables: { id: fromPath('id'), input: fromBody() }, result: 'updateConsumerCase', body: 'object', status: 200,
   }),
   route({
     method: 'DELETE', path: '/v1/consumer-cases/:id', summary: 'Delete a consumer case',
-    permission: 'consumer_cases:write', operation: DeleteConsumerCaseDocument,
+    operation: DeleteConsumerCaseDocument,
     variables: { id: fromPath('id') }, result: 'deleteConsumerCase', body: 'object', status: 200,
   }),
   route({
     method: 'GET', path: '/v1/business-cases', summary: 'List business cases',
-    permission: 'business_cases:read', operation: ListBusinessCasesDocument,
+    operation: ListBusinessCasesDocument,
     variables: { ...page }, result: 'businessCases', body: 'list', status: 200,
   }),
   route({
     method: 'GET', path: '/v1/business-cases/:id', summary: 'Get a business case',
-    permission: 'business_cases:read', operation: GetBusinessCaseDocument,
+    operation: GetBusinessCaseDocument,
     variables: { id: fromPath('id') }, result: 'businessCase', body: 'object', status: 200,
   }),
   route({
     method: 'POST', path: '/v1/tasks', summary: 'Create a task',
-    permission: 'tasks:write', operation: CreateTaskDocument,
+    operation: CreateTaskDocument,
     variables: { input: fromBody() }, result: 'createTask', body: 'object', status: 201,
   }),
   route({
     method: 'GET', path: '/v1/tasks', summary: 'List tasks',
-    permission: 'tasks:read', operation: ListTasksDocument,
+    operation: ListTasksDocument,
     variables: {
       ...page,
       status: fromQuery('status'),
@@ -77,27 +77,27 @@ export const routes: RestRoute[] = [
   }),
   route({
     method: 'GET', path: '/v1/tasks/:id', summary: 'Get a task',
-    permission: 'tasks:read', operation: GetTaskDocument,
+    operation: GetTaskDocument,
     variables: { id: fromPath('id') }, result: 'task', body: 'object', status: 200,
   }),
   route({
     method: 'PUT', path: '/v1/tasks/:id', summary: 'Update a task',
-    permission: 'tasks:write', operation: UpdateTaskDocument,
+    operation: UpdateTaskDocument,
     variables: { id: fromPath('id'), input: fromBody() }, result: 'updateTask', body: 'object', status: 200,
   }),
   route({
     method: 'DELETE', path: '/v1/tasks/:id', summary: 'Delete a task',
-    permission: 'tasks:write', operation: DeleteTaskDocument,
+    operation: DeleteTaskDocument,
     variables: { id: fromPath('id') }, result: 'deleteTask', body: 'object', status: 200,
   }),
   route({
     method: 'POST', path: '/v1/tasks/:id/assignees', summary: 'Assign a user to a task',
-    permission: 'tasks:write', operation: AddTaskAssigneeDocument,
+    operation: AddTaskAssigneeDocument,
     variables: { taskId: fromPath('id'), userId: fromBody('userId') }, result: 'addTaskAssignee', body: 'object', status: 200,
   }),
   route({
     method: 'DELETE', path: '/v1/tasks/:id/assignees/:userId', summary: 'Unassign a user from a task',
-    permission: 'tasks:write', operation: RemoveTaskAssigneeDocument,
+    operation: RemoveTaskAssigneeDocument,
     variables: { taskId: fromPath('id'), userId: fromPath('userId') }, result: 'removeTaskAssignee', body: 'object', status: 200,
   }),
 ];

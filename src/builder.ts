@@ -1,7 +1,7 @@
 import SchemaBuilder from '@pothos/core';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
-import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import ScopeAuthPlugin, { type AuthFailure, AuthScopeFailureType } from '@pothos/plugin-scope-auth';
 import ValidationPlugin from '@pothos/plugin-validation';
 import type { Permission } from './auth/permissions.ts';
 import type { Context } from './context.ts';
@@ -9,6 +9,18 @@ import { forbidden, invalidInput } from './errors.ts';
 import type PrismaTypes from './generated/pothos-types.ts';
 import { getDatamodel } from './generated/pothos-types.ts';
 import { formatIssues } from './domain/validation.ts';
+
+/** The permission named by the first failed `permission` scope, if any. */
+function missingPermission(failure: AuthFailure): string | null {
+  if (failure.kind === AuthScopeFailureType.AuthScope && failure.scope === 'permission') return String(failure.parameter);
+  if (failure.kind === AuthScopeFailureType.AnyAuthScopes || failure.kind === AuthScopeFailureType.AllAuthScopes) {
+    for (const child of failure.failures) {
+      const found = missingPermission(child);
+      if (found) return found;
+    }
+  }
+  return null;
+}
 
 interface BuilderTypes {
   Context: Context;
@@ -30,8 +42,7 @@ export const builder = new SchemaBuilder<BuilderTypes>({
       permission: (permission) => context.apiKey.permissions.has(permission),
     }),
     unauthorizedError: (_parent, _context, _info, result) => {
-      const failure = result.failure;
-      const needed = failure.kind === 'AuthScope' && failure.scope === 'permission' ? String(failure.parameter) : null;
+      const needed = missingPermission(result.failure);
       return forbidden(needed ? `Forbidden: this API key lacks the permission ${needed}` : 'Forbidden');
     },
   },

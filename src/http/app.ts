@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
+import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
+import type { Database } from '../db/client.ts';
+import { type AuthState, authenticateRequests } from './authenticate.ts';
 import { createRestRouter } from '../../rest/adapter.ts';
 import { routes } from '../../rest/routes.ts';
 import { AppError, errorBody, GENERIC_SERVER_ERROR, notFound } from '../errors.ts';
@@ -10,9 +13,9 @@ import type { GraphQLServer } from './yoga.ts';
 const CLIENT_REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 /** Koa serves `/graphql` (yoga, with GraphiQL) and the `/v1` REST routes. */
-export function createApp(options: { graphql: GraphQLServer; logger: Logger; bodyLimit: string }) {
-  const { graphql, logger, bodyLimit } = options;
-  const app = new Koa();
+export function createApp(options: { graphql: GraphQLServer; schema: GraphQLSchema; db: Database; logger: Logger; bodyLimit: string }) {
+  const { graphql, schema, db, logger, bodyLimit } = options;
+  const app = new Koa<AuthState>();
 
   // Request id: the caller's X-Request-Id when it is sane, else a new one.
   app.use(async (ctx, next) => {
@@ -49,6 +52,13 @@ export function createApp(options: { graphql: GraphQLServer; logger: Logger; bod
   });
 
   app.use(async (ctx, next) => {
+    if (ctx.path !== '/healthz') return next();
+    ctx.body = { status: 'ok' };
+  });
+
+  app.use(authenticateRequests(db));
+
+  app.use(async (ctx, next) => {
     if (ctx.path !== '/graphql') return next();
     const response = await graphql.handleNodeRequestAndResponse(ctx.req, ctx.res, { koa: ctx });
     ctx.status = response.status;
@@ -56,12 +66,7 @@ export function createApp(options: { graphql: GraphQLServer; logger: Logger; bod
     ctx.body = response.body;
   });
 
-  app.use(async (ctx, next) => {
-    if (ctx.path !== '/healthz') return next();
-    ctx.body = { status: 'ok' };
-  });
-
-  const rest = createRestRouter(graphql, routes, { bodyLimit });
+  const rest = createRestRouter({ graphql, schema, routes, bodyLimit });
   app.use(rest.routes());
   app.use(rest.allowedMethods({ throw: true }));
   return app;

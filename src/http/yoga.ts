@@ -1,7 +1,7 @@
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
-import { authenticate } from '../auth/api-keys.ts';
+import type { Context as KoaContext } from 'koa';
 import type { Context } from '../context.ts';
 import type { Database } from '../db/client.ts';
 import { forOrganization } from '../db/tenant.ts';
@@ -9,7 +9,14 @@ import { unauthenticated } from '../errors.ts';
 import { createMaskError } from './mask-error.ts';
 import { currentRequestId } from './request-scope.ts';
 
-export type GraphQLServer = YogaServerInstance<Record<string, unknown>, Context>;
+import type { AuthState } from './authenticate.ts';
+
+/** What the HTTP layer hands to every GraphQL execution. */
+export interface ServerContext {
+  koa: KoaContext & { state: AuthState };
+}
+
+export type GraphQLServer = YogaServerInstance<ServerContext, Context>;
 
 const DEFAULT_QUERY = `# Put your key in the Headers tab: {"X-API-Key": "cpk_..."}
 query RecentConsumerCases {
@@ -26,7 +33,7 @@ query RecentConsumerCases {
  */
 export function createGraphQLServer(options: { schema: GraphQLSchema; db: Database; logger: Logger }): GraphQLServer {
   const { schema, db, logger } = options;
-  return createYoga<Record<string, unknown>, Context>({
+  return createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
@@ -41,10 +48,10 @@ export function createGraphQLServer(options: { schema: GraphQLSchema; db: Databa
         args[0] instanceof GraphQLError ? logger.debug(String(args[0])) : logger.error(args.map(String).join(' ')),
     },
     maskedErrors: { maskError: createMaskError(schema, logger) },
-    // Authentication is per request, before any field runs: a missing or
-    // unknown key is a 401 for the whole operation.
-    context: async ({ request }): Promise<Context> => {
-      const apiKey = await authenticate(db, request.headers.get('x-api-key'));
+    // The key was resolved by the HTTP layer (src/http/authenticate.ts); no
+    // valid key means a 401 for the whole operation, before any field runs.
+    context: ({ koa }): Context => {
+      const apiKey = koa.state.apiKey;
       if (!apiKey) throw unauthenticated();
       return { requestId: currentRequestId() ?? '', apiKey, db: forOrganization(db, apiKey.organizationId) };
     },

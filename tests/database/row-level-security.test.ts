@@ -1,0 +1,101 @@
+// The database-level backstop: with the application's filters out of the
+// picture (raw SQL as the tenant role), PostgreSQL alone keeps organizations apart.
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { migrate } from '../../src/db/migrate.ts';
+
+const client = new pg.Client({ connectionString: inject('databaseUrl') });
+const orgA = randomUUID();
+const orgB = randomUUID();
+const caseA = randomUUID();
+const taskA = randomUUID();
+
+/** Runs `sql` in a transaction as the tenant role of `organizationId`. */
+async function asTenant<Row extends pg.QueryResultRow>(organizationId: string | null, sql: string, params: unknown[] = []) {
+  await client.query('BEGIN');
+  try {
+    await client.query("SELECT set_config('role', 'compliance_tenant', TRUE), set_config('app.organization_id', $1, TRUE)", [organizationId ?? '']);
+    const result = await client.query<Row>(sql, params);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  }
+}
+
+beforeAll(async () => {
+  await client.connect();
+  await client.query('INSERT INTO organizations (id, name) VALUES ($1, $2), ($3, $4)', [orgA, `rls-a-${orgA}`, orgB, `rls-b-${orgB}`]);
+  await client.query(
+    "INSERT INTO consumer_cases (id, organization_id, email, updated_at) VALUES ($1, $2, 'a@example.com', now())",
+    [caseA, orgA],
+  );
+  await client.query("INSERT INTO tasks (id, organization_id, title, consumer_case_id, updated_at) VALUES ($1, $2, 'A task', $3, now())", [taskA, orgA, caseA]);
+});
+
+afterAll(async () => {
+  await client.query('DELETE FROM organizations WHERE id IN ($1, $2)', [orgA, orgB]);
+  await client.end();
+});
+
+describe('row-level security', () => {
+  it('shows an organization its own rows', async () => {
+    const { rows } = await asTenant(orgA, 'SELECT id FROM consumer_cases WHERE id = $1', [caseA]);
+    expect(rows).toHaveLength(1);
+  });
+
+  it('hides other organizations rows from reads, updates and deletes', async () => {
+    expect((await asTenant(orgB, 'SELECT id FROM consumer_cases WHERE id = $1', [caseA])).rows).toHaveLength(0);
+    expect((await asTenant(orgB, 'SELECT id FROM tasks WHERE id = $1', [taskA])).rows).toHaveLength(0);
+    expect((await asTenant(orgB, "UPDATE consumer_cases SET email = 'x@y.z' WHERE id = $1", [caseA])).rowCount).toBe(0);
+    expect((await asTenant(orgB, 'DELETE FROM tasks WHERE id = $1', [taskA])).rowCount).toBe(0);
+    const { rows } = await client.query('SELECT email FROM consumer_cases WHERE id = $1', [caseA]);
+    expect(rows[0].email).toBe('a@example.com');
+  });
+
+  it('shows nothing when no organization is set', async () => {
+    expect((await asTenant(null, 'SELECT id FROM consumer_cases')).rows).toHaveLength(0);
+  });
+
+  it('refuses rows written for another organization', async () => {
+    await expect(
+      asTenant(orgB, "INSERT INTO consumer_cases (id, organization_id, email, updated_at) VALUES ($1, $2, 'b@example.com', now())", [randomUUID(), orgA]),
+    ).rejects.toThrow(/row-level security/);
+    await expect(asTenant(orgA, 'UPDATE consumer_cases SET organization_id = $1 WHERE id = $2', [orgB, caseA])).rejects.toThrow(/row-level security/);
+  });
+
+  it('refuses a task that links a case of another organization', async () => {
+    await expect(
+      asTenant(orgB, "INSERT INTO tasks (id, organization_id, title, consumer_case_id, updated_at) VALUES ($1, $2, 'steal', $3, now())", [randomUUID(), orgB, caseA]),
+    ).rejects.toThrow(/row-level security/);
+  });
+
+  it('hides other organizations from joins (nested relation loads)', async () => {
+    const { rows } = await asTenant(orgB, 'SELECT t.id, c.email FROM tasks t LEFT JOIN consumer_cases c ON c.id = t.consumer_case_id');
+    expect(rows).toEqual([]);
+  });
+
+  it('keeps API keys and organizations away from the tenant role', async () => {
+    await expect(asTenant(orgA, 'SELECT hash FROM api_keys')).rejects.toThrow(/permission denied/);
+    await expect(asTenant(orgA, 'SELECT name FROM organizations')).rejects.toThrow(/permission denied/);
+  });
+});
+
+describe('migration runner', () => {
+  it('is idempotent: a second run applies nothing', async () => {
+    const result = await migrate(inject('databaseUrl'));
+    expect(result.applied).toEqual([]);
+    expect(result.alreadyApplied.length).toBeGreaterThan(0);
+  });
+
+  it('records migrations in Prisma\'s _prisma_migrations format', async () => {
+    const { rows } = await client.query('SELECT migration_name, checksum, finished_at FROM _prisma_migrations ORDER BY migration_name');
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row.checksum).toMatch(/^[0-9a-f]{64}$/);
+      expect(row.finished_at).toBeInstanceOf(Date);
+    }
+  });
+});

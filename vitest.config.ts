@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  // One copy of graphql-js: some dependencies require() its CommonJS build,
+  // so ESM imports must resolve to the same files ("another realm" otherwise).
+  resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
+  test: {
+    include: ['tests/**/*.test.ts'],
+    globalSetup: ['tests/setup/postgres.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    env: { NODE_ENV: 'test' },
+  },
+});
