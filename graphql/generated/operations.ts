@@ -13,13 +13,14 @@ export type ConsumerCaseStatus =
   | 'VERIFIED';
 
 export type CreateConsumerCaseInput = {
+  /** YYYY-MM-DD, not in the future. */
   dateOfBirth?: string | null | undefined;
   email: string;
   firstName?: string | null | undefined;
   lastName?: string | null | undefined;
-  /** ISO 3166-1 alpha-2. */
+  /** ISO 3166-1 alpha-2, e.g. DE. */
   nationality?: string | null | undefined;
-  /** International format with country code. */
+  /** International format with country code, e.g. +14155550123. */
   phoneNumber?: string | null | undefined;
 };
 

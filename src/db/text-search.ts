@@ -1,3 +1,7 @@
+// Prisma passes `contains` into LIKE as it is: % and _ would be wildcards.
+const escapeLike = (term: string) => term.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+
 /**
  * `search` filters: every whitespace-separated term must occur (case
  * insensitive, anywhere) in at least one of the fields, so "ada lovelace"
@@ -8,7 +12,7 @@ export function textSearch<Field extends string>(search: string | null | undefin
   if (terms.length === 0) return {};
   return {
     AND: terms.map((term) => ({
-      OR: fields.map((field) => ({ [field]: { contains: term, mode: 'insensitive' as const } })),
+      OR: fields.map((field) => ({ [field]: { contains: escapeLike(term), mode: 'insensitive' as const } })),
     })),
   };
 }

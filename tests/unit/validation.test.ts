@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { parseCalendarDate, parseDateOrDateTime } from '../../src/domain/dates.ts';
+import { assertConsumerCaseTransition, CONSUMER_CASE_TRANSITIONS } from '../../src/domain/consumer-case-status.ts';
+import * as rules from '../../src/domain/validation.ts';
+
+describe('calendar dates', () => {
+  it.each(['1990-02-28', '2000-02-29', '2024-12-31'])('accepts %s', (value) => {
+    expect(parseCalendarDate(value)?.toISOString().slice(0, 10)).toBe(value);
+  });
+  it.each(['1990-02-29', '1990-02-30', '1990-13-01', '1990-00-10', '1990-1-1', '19900101', '1990-01-01T00:00:00Z', ''])('refuses %s', (value) => {
+    expect(parseCalendarDate(value)).toBeNull();
+  });
+});
+
+describe('dates or date-times', () => {
+  it('reads a date as UTC midnight and keeps zones of date-times', () => {
+    expect(parseDateOrDateTime('2026-12-01')?.toISOString()).toBe('2026-12-01T00:00:00.000Z');
+    expect(parseDateOrDateTime('2026-12-01T17:30:00+02:00')?.toISOString()).toBe('2026-12-01T15:30:00.000Z');
+    expect(parseDateOrDateTime('2026-12-01T17:30Z')?.toISOString()).toBe('2026-12-01T17:30:00.000Z');
+  });
+  it.each(['2026-02-30T10:00:00Z', '2026-12-01T25:00:00Z', '2026-12-01T10:00:00', 'tomorrow', '2026-12-01 10:00:00Z'])('refuses %s', (value) => {
+    expect(parseDateOrDateTime(value)).toBeNull();
+  });
+});
+
+describe('field rules', () => {
+  it('normalises phone numbers to E.164 and refuses local or junk numbers', () => {
+    expect(rules.phoneNumber.parse('+44 20 7946 0958')).toBe('+442079460958');
+    expect(rules.phoneNumber.parse('+1 (415) 555-2671')).toBe('+14155552671');
+    for (const bad of ['020 7946 0958', '+1', '+999 123', 'abc', '+44 20 7946 0958 ext']) {
+      expect(rules.phoneNumber.safeParse(bad).success).toBe(false);
+    }
+  });
+  it('accepts ISO 3166-1 alpha-2 codes only, upper-casing them', () => {
+    expect(rules.countryCode.parse('de')).toBe('DE');
+    for (const bad of ['XX', 'DEU', 'Germany', 'D', 'UK']) expect(rules.countryCode.safeParse(bad).success).toBe(false);
+  });
+  it('checks and lower-cases email addresses', () => {
+    expect(rules.email.parse(' Ada@Example.COM ')).toBe('ada@example.com');
+    for (const bad of ['ada', 'ada@', '@example.com', 'a b@example.com']) expect(rules.email.safeParse(bad).success).toBe(false);
+  });
+  it('refuses dates of birth in the future', () => {
+    expect(rules.dateOfBirth.safeParse(new Date(Date.now() + 86_400_000)).success).toBe(false);
+    expect(rules.dateOfBirth.safeParse(new Date('1990-01-01')).success).toBe(true);
+  });
+});
+
+describe('consumer case lifecycle', () => {
+  it('includes ACTIVE and VERIFIED, and ARCHIVED is final', () => {
+    expect(Object.keys(CONSUMER_CASE_TRANSITIONS)).toEqual(expect.arrayContaining(['ACTIVE', 'VERIFIED']));
+    expect(CONSUMER_CASE_TRANSITIONS.ARCHIVED).toEqual([]);
+  });
+  it('names the allowed moves when refusing one', () => {
+    expect(() => assertConsumerCaseTransition('PENDING', 'VERIFIED')).toThrow(
+      'status: cannot change from PENDING to VERIFIED; allowed from PENDING: ACTIVE, IN_REVIEW, REJECTED, ARCHIVED',
+    );
+    expect(() => assertConsumerCaseTransition('ARCHIVED', 'ACTIVE')).toThrow(/none \(final state\)/);
+    expect(() => assertConsumerCaseTransition('ACTIVE', 'VERIFIED')).not.toThrow();
+    expect(() => assertConsumerCaseTransition('VERIFIED', 'VERIFIED')).not.toThrow();
+  });
+});
