@@ -1,7 +1,6 @@
 // Prisma passes `contains` into LIKE as it is: % and _ would be wildcards.
 const escapeLike = (term: string) => term.replace(/[\\%_]/g, (char) => `\\${char}`);
 
-
 /**
  * `search` filters: every whitespace-separated term must occur (case
  * insensitive, anywhere) in at least one of the fields, so "ada lovelace"

@@ -52,7 +52,7 @@ export const userId = z
   .trim()
   .min(1, 'must not be empty')
   .max(128, 'must be at most 128 characters')
-  .regex(/^[\w.@:+-]+$/, 'may contain only letters, digits and . _ @ : + -');
+  .regex(/^[\w.@:+-]*$/, 'may contain only letters, digits and . _ @ : + -');
 
 export const searchText = z.string().trim().max(200, 'must be at most 200 characters');
 
