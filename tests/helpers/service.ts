@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
 import { inject } from 'vitest';
 import { displayPrefix, generateApiKey, hashApiKey } from '../../src/auth/api-keys.ts';
 import { ALL_PERMISSIONS, type Permission } from '../../src/auth/permissions.ts';
@@ -8,15 +9,15 @@ import { createLogger } from '../../src/logger.ts';
 import { type RunningService, startService } from '../../src/service.ts';
 
 /** The real service on a free loopback port, over the test run's PostgreSQL. */
-export async function startTestService(): Promise<RunningService> {
+export async function startTestService(options: { databaseUrl?: string; logger?: Logger } = {}): Promise<RunningService> {
   const config = loadConfig({
     NODE_ENV: 'test',
-    DATABASE_URL: inject('databaseUrl'),
+    DATABASE_URL: options.databaseUrl ?? inject('databaseUrl'),
     HOST: '127.0.0.1',
     PORT: '0',
     DATABASE_POOL_SIZE: '5',
   });
-  return startService(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
+  return startService(config, options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
 }
 
 export interface TestOrganization {
