@@ -1,0 +1,61 @@
+// The operator command, run as an operator would, against the test database.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { RunningService } from '../../src/service.ts';
+import { restClient } from '../helpers/http.ts';
+import { startTestService } from '../helpers/service.ts';
+
+const run = promisify(execFile);
+let service: RunningService;
+
+function apikey(...args: string[]) {
+  return run('npx', ['tsx', 'src/cli/apikey.ts', ...args], {
+    env: { ...process.env, DATABASE_URL: inject('databaseUrl'), LOG_LEVEL: 'silent' },
+  });
+}
+
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(() => service.stop());
+
+describe('npm run apikey', () => {
+  const orgName = `cli-org-${Date.now()}`;
+
+  it('creates an organization and a key shown once, stored only as a hash', async () => {
+    const { stdout } = await apikey('create', '--org', orgName, '--permissions', 'consumer_cases:read,tasks:read', '--label', 'ci');
+    const created = JSON.parse(stdout);
+    expect(created.organization.name).toBe(orgName);
+    expect(created.permissions).toEqual(['consumer_cases:read', 'tasks:read']);
+    expect(created.apiKey).toMatch(/^cpk_[\w-]{43}$/);
+    const stored = await service.db.apiKey.findUniqueOrThrow({ where: { id: created.keyId } });
+    expect(JSON.stringify(stored)).not.toContain(created.apiKey);
+    expect(stored.hash).toMatch(/^[0-9a-f]{64}$/);
+
+    const rest = restClient(service.url, created.apiKey);
+    expect((await rest('GET', '/v1/consumer-cases')).status).toBe(200);
+    expect((await rest('POST', '/v1/consumer-cases', { email: 'a@b.co' })).status).toBe(403);
+
+    const { stdout: listed } = await apikey('list', '--org', orgName);
+    expect(listed).toContain(`${created.apiKey.slice(0, 12)}…`);
+    expect(listed).not.toContain(created.apiKey);
+    expect(listed).toContain('active');
+
+    const second = JSON.parse((await apikey('create', '--org', orgName, '--permissions', 'all')).stdout);
+    expect(second.organization.id).toBe(created.organization.id);
+
+    await apikey('revoke', created.keyId);
+    expect((await rest('GET', '/v1/consumer-cases')).status).toBe(401);
+    expect((await restClient(service.url, second.apiKey)('GET', '/v1/consumer-cases')).status).toBe(200);
+  }, 60_000);
+
+  it('refuses unknown permissions and missing arguments with usage', async () => {
+    await expect(apikey('create', '--org', orgName, '--permissions', 'everything:delete')).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('Unknown permission(s): everything:delete'),
+    });
+    await expect(apikey('create', '--permissions', 'all')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('--org is required') });
+    await expect(apikey('revoke', 'cpk_nothing')).rejects.toMatchObject({ code: 2 });
+  }, 60_000);
+});
