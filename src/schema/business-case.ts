@@ -1,9 +1,8 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../builder.ts';
 import type { TenantDatabase } from '../db/tenant.ts';
-import * as rules from '../domain/validation.ts';
-import { notFound } from '../errors.ts';
 import { RecommendationLevel } from '../generated/prisma/enums.ts';
+import { findOr404 } from './find-or-404.ts';
 import { listOf, pageArgs, pageWindow } from './pagination.ts';
 
 export const RecommendationLevelEnum = builder.enumType(RecommendationLevel, {
@@ -34,13 +33,8 @@ export const BusinessCase = builder.prismaObject('BusinessCase', {
 
 const BusinessCaseList = listOf('BusinessCaseList', BusinessCase, 'A page of business cases, newest first.');
 
-export async function requireBusinessCase(db: TenantDatabase, id: string) {
-  const found = rules.uuid.safeParse(id).success
-    ? await db.businessCase.findUnique({ where: { id }, select: { id: true } })
-    : null;
-  if (!found) throw notFound(`Business case ${id} not found`);
-  return found;
-}
+export const requireBusinessCase = (db: TenantDatabase, id: string) =>
+  findOr404('Business case', id, (uuid) => db.businessCase.findUnique({ where: { id: uuid }, select: { id: true } }));
 
 builder.queryFields((t) => ({
   businessCases: t.field({

@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { builder } from '../builder.ts';
 import { assertConsumerCaseTransition } from '../domain/consumer-case-status.ts';
 import * as rules from '../domain/validation.ts';
-import { notFound } from '../errors.ts';
 import { ConsumerCaseStatus } from '../generated/prisma/enums.ts';
 import type { TenantDatabase } from '../db/tenant.ts';
 import { textSearch } from '../db/text-search.ts';
+import { findOr404 } from './find-or-404.ts';
 import { listOf, pageArgs, pageWindow } from './pagination.ts';
 
 export const ConsumerCaseStatusEnum = builder.enumType(ConsumerCaseStatus, {
@@ -44,13 +44,8 @@ const ConsumerCaseList = listOf(
 );
 
 /** Finds a case of the caller's organization or answers 404, the same for every other id. */
-export async function requireConsumerCase(db: TenantDatabase, id: string) {
-  const found = rules.uuid.safeParse(id).success
-    ? await db.consumerCase.findUnique({ where: { id }, select: { id: true, status: true } })
-    : null;
-  if (!found) throw notFound(`Consumer case ${id} not found`);
-  return found;
-}
+export const requireConsumerCase = (db: TenantDatabase, id: string) =>
+  findOr404('Consumer case', id, (uuid) => db.consumerCase.findUnique({ where: { id: uuid }, select: { id: true, status: true } }));
 
 builder.queryFields((t) => ({
   consumerCases: t.field({

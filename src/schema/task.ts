@@ -8,12 +8,13 @@ import { notFound } from '../errors.ts';
 import { TaskPriority, TaskStatus } from '../generated/prisma/enums.ts';
 import { BusinessCase, requireBusinessCase } from './business-case.ts';
 import { ConsumerCase, requireConsumerCase } from './consumer-case.ts';
+import { findOr404 } from './find-or-404.ts';
 import { listOf, pageArgs, pageWindow } from './pagination.ts';
 
 export const TaskPriorityEnum = builder.enumType(TaskPriority, { name: 'TaskPriority' });
 export const TaskStatusEnum = builder.enumType(TaskStatus, { name: 'TaskStatus' });
 
-const TaskAssignee = builder.prismaObject('TaskAssignee', {
+builder.prismaObject('TaskAssignee', {
   description: 'A team member assigned to a task.',
   fields: (t) => ({
     userId: t.exposeString('userId', { description: "Your system's identifier of the team member." }),
@@ -40,17 +41,11 @@ export const Task = builder.prismaObject('Task', {
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
-void TaskAssignee;
 
 const TaskList = listOf('TaskList', Task, 'A page of tasks, newest first.');
 
-async function requireTask(db: TenantDatabase, id: string) {
-  const found = rules.uuid.safeParse(id).success
-    ? await db.task.findUnique({ where: { id }, select: { id: true, status: true } })
-    : null;
-  if (!found) throw notFound(`Task ${id} not found`);
-  return found;
-}
+const requireTask = (db: TenantDatabase, id: string) =>
+  findOr404('Task', id, (uuid) => db.task.findUnique({ where: { id: uuid }, select: { id: true, status: true } }));
 
 /** DONE stamps completedAt; leaving DONE clears it. */
 function completion(from: TaskStatus | null, to: TaskStatus | null | undefined) {
