@@ -144,6 +144,25 @@ describe('GET /v1/tasks filters', () => {
     expect(response.body.message).toBe(message);
   });
 
+  it('applies every filter the same way over GraphQL', async () => {
+    const ids_ = async (args: string, variables?: Record<string, unknown>) => {
+      const declared = Object.keys(variables ?? {}).map((name) => `$${name}: ID`).join(', ');
+      const result = await gql(`query ${declared ? `(${declared})` : ''} { tasks(${args}) { items { id } meta { total } } }`, variables);
+      expect(result.status).toBe(200);
+      return result.data.tasks.items.map((t: { id: string }) => t.id);
+    };
+    expect(await ids_('status: BLOCKED')).toEqual([ids.d]);
+    expect(await ids_('priority: HIGH')).toEqual([ids.c, ids.a]);
+    expect(await ids_('businessCaseId: $b', { b: businessCaseId })).toEqual([ids.d, ids.c]);
+    expect(await ids_('consumerCaseId: $c', { c: consumerCaseId })).toEqual([ids.b, ids.a]);
+    expect(await ids_('assigneeId: "analyst-1"')).toEqual([ids.d, ids.a]);
+    expect(await ids_('search: "companies extract"')).toEqual([ids.c]);
+    expect(await ids_('limit: 3, page: 2')).toEqual([ids.a]);
+    const bad = await gql('{ tasks(consumerCaseId: "123", page: 0) { meta { total } } }');
+    expect(bad.status).toBe(400);
+    expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+
   it('offers the same filters over GraphQL, with the linked cases', async () => {
     const result = await gql(`query ($c: ID) { tasks(consumerCaseId: $c, priority: HIGH) {
       items { id consumerCase { id email } businessCase { id } assignees { userId } } meta { total } } }`, { c: consumerCaseId });
