@@ -12,7 +12,7 @@ const config: CodegenConfig = {
         useTypeImports: true,
         enumsAsTypes: true,
         avoidOptionals: false,
-        scalars: { Date: 'string', DateTime: 'string', ID: 'string' },
+        scalars: { Date: 'string', DateTime: 'string', ID: 'string', Upload: 'unknown' },
       },
     },
   },

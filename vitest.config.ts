@@ -6,7 +6,7 @@ export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
   test: {
     include: ['tests/**/*.test.ts'],
-    globalSetup: ['tests/setup/postgres.ts'],
+    globalSetup: ['tests/setup/servers.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     env: { NODE_ENV: 'test' },

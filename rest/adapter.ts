@@ -6,6 +6,7 @@ import { AppError, badRequest, ERROR_STATUS, type ErrorCode, forbidden, GENERIC_
 import type { AuthState } from '../src/http/authenticate.ts';
 import type { GraphQLServer } from '../src/http/yoga.ts';
 import { readJsonObject } from './json-body.ts';
+import { readFilePart } from './multipart.ts';
 import type { RestRoute, VariableSource } from './route.ts';
 
 interface GraphQLResponse {
@@ -27,22 +28,36 @@ function queryValue(ctx: Context, source: Extract<VariableSource, { from: 'query
   return raw;
 }
 
-async function collectVariables(ctx: Context, route: RestRoute, bodyLimit: string) {
+interface Limits {
+  bodyLimit: string;
+  maxUploadBytes: number;
+}
+
+/** The operation's variables from the request, plus clean-ups to run after the response. */
+async function collectVariables(ctx: Context, route: RestRoute, limits: Limits) {
   const known = new Set(Object.values(route.variables).flatMap((s) => (s.from === 'query' ? [s.name] : [])));
   const unknown = Object.keys(ctx.query).filter((name) => !known.has(name));
   if (unknown.length) throw badRequest(`Unknown query parameter: ${unknown.join(', ')}`);
-  const needsBody = Object.values(route.variables).some((s) => s.from === 'body');
-  const body = needsBody ? await readJsonObject(ctx, bodyLimit) : {};
+  const sources = Object.values(route.variables);
+  const body = sources.some((s) => s.from === 'body') ? await readJsonObject(ctx, limits.bodyLimit) : {};
   const variables: Record<string, unknown> = {};
+  const cleanups: Array<() => Promise<void>> = [];
   for (const [variable, source] of Object.entries(route.variables)) {
-    const value =
-      source.from === 'path' ? ctx.params[source.name]
-      : source.from === 'query' ? queryValue(ctx, source)
-      : source.name ? body[source.name]
-      : body;
+    let value: unknown;
+    if (source.from === 'file') {
+      const { upload, cleanup } = await readFilePart(ctx, source.name, limits.maxUploadBytes);
+      cleanups.push(cleanup);
+      value = upload;
+    } else {
+      value =
+        source.from === 'path' ? ctx.params[source.name]
+        : source.from === 'query' ? queryValue(ctx, source)
+        : source.name ? body[source.name]
+        : body;
+    }
     if (value !== undefined) variables[variable] = value;
   }
-  return variables;
+  return { variables, cleanups };
 }
 
 /** The REST error for a failed operation: its status, and the messages of the errors that caused it. */
@@ -69,7 +84,7 @@ export function routePermission(schema: GraphQLSchema, route: RestRoute): string
  * of the route's named operation to the GraphQL server's own fetch handler,
  * so it gets the same authentication, scoping, validation and error masking.
  */
-export function createRestRouter(options: { graphql: GraphQLServer; schema: GraphQLSchema; routes: RestRoute[]; bodyLimit: string }) {
+export function createRestRouter(options: { graphql: GraphQLServer; schema: GraphQLSchema; routes: RestRoute[] } & Limits) {
   const { graphql, schema, routes } = options;
   const router = new Router<AuthState>();
   for (const route of routes) {
@@ -82,24 +97,32 @@ export function createRestRouter(options: { graphql: GraphQLServer; schema: Grap
       if (!ctx.state.apiKey?.permissions.has(permission as never)) {
         throw forbidden(`Forbidden: this API key lacks the permission ${permission}`);
       }
-      const variables = await collectVariables(ctx as unknown as Context, route, options.bodyLimit);
+      const { variables, cleanups } = await collectVariables(ctx as unknown as Context, route, options);
       const headers = new Headers({ 'content-type': 'application/json', accept: 'application/graphql-response+json' });
       for (const name of FORWARDED_HEADERS) {
         const value = ctx.get(name);
         if (value) headers.set(name, value);
       }
-      const response = await graphql.fetch(
-        'http://rest.internal/graphql',
-        { method: 'POST', headers, body: JSON.stringify({ query, operationName, variables }) },
-        { koa: ctx },
-      );
-      const payload = (await response.json()) as GraphQLResponse;
+      let payload: GraphQLResponse;
+      let response: Response;
+      try {
+        // The parameters go in as they are (uploads cannot travel as JSON);
+        // yoga takes them instead of parsing a body (src/http/yoga.ts).
+        response = await graphql.fetch(
+          'http://rest.internal/graphql',
+          { method: 'POST', headers },
+          { koa: ctx as never, graphqlParams: { query, operationName, variables } },
+        );
+        payload = (await response.json()) as GraphQLResponse;
+      } finally {
+        await Promise.all(cleanups.map((cleanup) => cleanup()));
+      }
       if (payload.errors?.length) {
         throw restError(response.status >= 400 ? response.status : 500, payload.errors);
       }
       const result = payload.data?.[route.result];
       ctx.status = route.status;
-      ctx.body = route.body === 'list' ? { success: true, ...(result as object) } : result;
+      ctx.body = route.envelope === 'success' ? { success: true, ...(result as object) } : result;
     });
   }
   return router;

@@ -4,7 +4,8 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 export type VariableSource =
   | { from: 'path'; name: string }
   | { from: 'query'; name: string; type: 'string' | 'int' }
-  | { from: 'body'; name?: string };
+  | { from: 'body'; name?: string }
+  | { from: 'file'; name: string };
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -23,8 +24,8 @@ export interface RestRoute<Data = Record<string, unknown>> {
   variables: Record<string, VariableSource>;
   /** The root field of `data` that becomes the response. */
   result: keyof Data & string;
-  /** `object`: the field as it is; `list`: `{success: true, items, meta}`. */
-  body: 'object' | 'list';
+  /** `none`: the field as it is; `success`: its properties after `success: true` (lists, files). */
+  envelope: 'none' | 'success';
   status: number;
 }
 
@@ -32,6 +33,9 @@ export const fromPath = (name: string): VariableSource => ({ from: 'path', name 
 export const fromQuery = (name: string, type: 'string' | 'int' = 'string'): VariableSource => ({ from: 'query', name, type });
 /** The whole JSON body, or one property of it. */
 export const fromBody = (name?: string): VariableSource => (name ? { from: 'body', name } : { from: 'body' });
+
+/** The part `name` of a multipart/form-data body, as a GraphQL `Upload`. */
+export const fromFile = (name: string): VariableSource => ({ from: 'file', name });
 
 /** Keeps each row's result key checked against its own operation's data type. */
 export const route = <Data>(definition: RestRoute<Data>) => definition as unknown as RestRoute;

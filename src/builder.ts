@@ -31,6 +31,8 @@ interface BuilderTypes {
     ID: { Input: string; Output: string };
     Date: { Input: Date; Output: Date };
     DateTime: { Input: Date; Output: Date };
+    /** graphql-upload-minimal resolves it to the file part. */
+    Upload: { Input: Promise<unknown>; Output: never };
   };
 }
 

@@ -14,6 +14,19 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Largest accepted JSON request body. */
   BODY_LIMIT: z.string().default('1mb'),
+  /** Public address of this service, for links to public files. */
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  /** S3-compatible endpoint; unset with no credentials: embedded server. */
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_BUCKET: z.string().min(3).default('compliance-files'),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  /** Path-style URLs (bucket in the path): on by default for custom endpoints. */
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
+  EMBEDDED_S3_PORT: z.coerce.number().int().min(0).max(65535).default(54330),
+  MAX_UPLOAD_BYTES: z.coerce.number().int().min(1).default(20 * 1024 * 1024),
+  SIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(1).max(604_800).default(900),
 });
 
 export type Config = z.infer<typeof EnvSchema>;

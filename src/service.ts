@@ -9,12 +9,15 @@ import { createApp } from './http/app.ts';
 import { createGraphQLServer } from './http/yoga.ts';
 import { schema } from './schema/index.ts';
 import { createLogger } from './logger.ts';
+import { FileService } from './files/file-service.ts';
+import { connectObjectStore } from './storage/connect.ts';
 import { resolve } from 'node:path';
 
 export interface RunningService {
   url: string;
   databaseUrl: string;
   db: Database;
+  files: FileService;
   logger: Logger;
   stop(): Promise<void>;
 }
@@ -39,14 +42,28 @@ export async function prepareDatabase(config: Config, logger: Logger) {
 export async function startService(config: Config, logger = createLogger(config.LOG_LEVEL)): Promise<RunningService> {
   const { databaseUrl, stopEmbedded } = await prepareDatabase(config, logger);
   const db = createDatabase(databaseUrl, config.DATABASE_POOL_SIZE);
-  const graphql = createGraphQLServer({ schema, db, logger });
-  const app = createApp({ graphql, schema, db, logger, bodyLimit: config.BODY_LIMIT });
+  const storage = await connectObjectStore(config, logger);
+  let url = '';
+  const files = new FileService({
+    store: storage.store,
+    logger,
+    maxUploadBytes: config.MAX_UPLOAD_BYTES,
+    signedUrlTtlSeconds: config.SIGNED_URL_TTL_SECONDS,
+    publicBaseUrl: () => config.PUBLIC_BASE_URL?.replace(/\/$/, '') ?? url,
+  });
+  const graphql = createGraphQLServer({ schema, db, files, logger });
+  const app = createApp({
+    graphql, schema, db, logger, store: storage.store,
+    bodyLimit: config.BODY_LIMIT, maxUploadBytes: config.MAX_UPLOAD_BYTES,
+  });
   const server: Server = createServer(app.callback());
   await new Promise<void>((done) => server.listen(config.PORT, config.HOST, done));
   const { port } = server.address() as AddressInfo;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+  url = `http://${host}:${port}`;
   return {
-    url: `http://${host}:${port}`,
+    url,
+    files,
     databaseUrl,
     db,
     logger,
@@ -54,6 +71,7 @@ export async function startService(config: Config, logger = createLogger(config.
       // Stop accepting, let in-flight requests finish, then release the pool.
       await new Promise<void>((done) => server.close(() => done()));
       await db.$disconnect();
+      await storage.stop();
       await stopEmbedded?.();
     },
   };

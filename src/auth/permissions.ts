@@ -9,6 +9,10 @@ export const PERMISSIONS = {
   'business_cases:write': 'Create, update and delete business cases',
   'tasks:read': 'List and read tasks',
   'tasks:write': 'Create, update and delete tasks and their assignees',
+  'files:read': 'Get signed download URLs of stored files',
+  'files:write': 'Upload and delete files',
+  'documents:read': 'List and read document records',
+  'documents:write': 'Create, update and delete document records',
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -3,7 +3,11 @@ import Koa from 'koa';
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
+import type { GraphQLParams } from 'graphql-yoga';
+import type { ObjectStore } from '../storage/object-store.ts';
 import { type AuthState, authenticateRequests } from './authenticate.ts';
+import { graphqlMultipart } from './graphql-multipart.ts';
+import { servePublicFiles } from './public-files.ts';
 import { createRestRouter } from '../../rest/adapter.ts';
 import { routes } from '../../rest/routes.ts';
 import { AppError, errorBody, GENERIC_SERVER_ERROR, notFound } from '../errors.ts';
@@ -13,9 +17,17 @@ import type { GraphQLServer } from './yoga.ts';
 const CLIENT_REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 /** Koa serves `/graphql` (yoga, with GraphiQL) and the `/v1` REST routes. */
-export function createApp(options: { graphql: GraphQLServer; schema: GraphQLSchema; db: Database; logger: Logger; bodyLimit: string }) {
-  const { graphql, schema, db, logger, bodyLimit } = options;
-  const app = new Koa<AuthState>();
+export function createApp(options: {
+  graphql: GraphQLServer;
+  schema: GraphQLSchema;
+  db: Database;
+  store: ObjectStore;
+  logger: Logger;
+  bodyLimit: string;
+  maxUploadBytes: number;
+}) {
+  const { graphql, schema, db, store, logger, bodyLimit, maxUploadBytes } = options;
+  const app = new Koa<AuthState & { graphqlParams?: GraphQLParams }>();
 
   // Request id: the caller's X-Request-Id when it is sane, else a new one.
   app.use(async (ctx, next) => {
@@ -56,17 +68,20 @@ export function createApp(options: { graphql: GraphQLServer; schema: GraphQLSche
     ctx.body = { status: 'ok' };
   });
 
+  app.use(servePublicFiles(store));
+
   app.use(authenticateRequests(db));
+  app.use(graphqlMultipart({ maxUploadBytes }));
 
   app.use(async (ctx, next) => {
     if (ctx.path !== '/graphql') return next();
-    const response = await graphql.handleNodeRequestAndResponse(ctx.req, ctx.res, { koa: ctx });
+    const response = await graphql.handleNodeRequestAndResponse(ctx.req, ctx.res, { koa: ctx, graphqlParams: ctx.state.graphqlParams });
     ctx.status = response.status;
     response.headers.forEach((value, key) => ctx.append(key, value));
     ctx.body = response.body;
   });
 
-  const rest = createRestRouter({ graphql, schema, routes, bodyLimit });
+  const rest = createRestRouter({ graphql, schema, routes, bodyLimit, maxUploadBytes });
   app.use(rest.routes());
   app.use(rest.allowedMethods({ throw: true }));
   return app;

@@ -1,10 +1,11 @@
-import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, type GraphQLParams, type YogaServerInstance } from 'graphql-yoga';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { Context as KoaContext } from 'koa';
 import type { Context } from '../context.ts';
 import type { Database } from '../db/client.ts';
 import { forOrganization } from '../db/tenant.ts';
+import type { FileService } from '../files/file-service.ts';
 import { unauthenticated } from '../errors.ts';
 import { createMaskError } from './mask-error.ts';
 import { currentRequestId } from './request-scope.ts';
@@ -14,6 +15,8 @@ import type { AuthState } from './authenticate.ts';
 /** What the HTTP layer hands to every GraphQL execution. */
 export interface ServerContext {
   koa: KoaContext & { state: AuthState };
+  /** Already-parsed parameters (REST routes, multipart uploads): used instead of the body. */
+  graphqlParams?: GraphQLParams;
 }
 
 export type GraphQLServer = YogaServerInstance<ServerContext, Context>;
@@ -31,8 +34,8 @@ query RecentConsumerCases {
  * The GraphQL pipeline. REST requests run through it too (rest/adapter.ts),
  * so authentication, organization scoping and error masking happen once.
  */
-export function createGraphQLServer(options: { schema: GraphQLSchema; db: Database; logger: Logger }): GraphQLServer {
-  const { schema, db, logger } = options;
+export function createGraphQLServer(options: { schema: GraphQLSchema; db: Database; files: FileService; logger: Logger }): GraphQLServer {
+  const { schema, db, files, logger } = options;
   return createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -48,12 +51,20 @@ export function createGraphQLServer(options: { schema: GraphQLSchema; db: Databa
         args[0] instanceof GraphQLError ? logger.debug(String(args[0])) : logger.error(args.map(String).join(' ')),
     },
     maskedErrors: { maskError: createMaskError(schema, logger) },
+    plugins: [
+      {
+        onRequestParse({ serverContext, setRequestParser }) {
+          const params = (serverContext as Partial<ServerContext> | undefined)?.graphqlParams;
+          if (params) setRequestParser(() => params);
+        },
+      },
+    ],
     // The key was resolved by the HTTP layer (src/http/authenticate.ts); no
     // valid key means a 401 for the whole operation, before any field runs.
     context: ({ koa }): Context => {
       const apiKey = koa.state.apiKey;
       if (!apiKey) throw unauthenticated();
-      return { requestId: currentRequestId() ?? '', apiKey, db: forOrganization(db, apiKey.organizationId) };
+      return { requestId: currentRequestId() ?? '', apiKey, db: forOrganization(db, apiKey.organizationId), files };
     },
   });
 }

@@ -4,5 +4,6 @@ import './scalars.ts';
 import './consumer-case.ts';
 import './business-case.ts';
 import './task.ts';
+import './file.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

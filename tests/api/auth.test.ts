@@ -33,11 +33,15 @@ const DOCUMENTED: Record<string, Permission> = {
   'DELETE /v1/tasks/:id': 'tasks:write',
   'POST /v1/tasks/:id/assignees': 'tasks:write',
   'DELETE /v1/tasks/:id/assignees/:userId': 'tasks:write',
+  'POST /v1/files/upload/public': 'files:write',
+  'POST /v1/files/upload/private': 'files:write',
+  'GET /v1/files/signed-url': 'files:read',
+  'DELETE /v1/files/*key': 'files:write',
 };
 
 /** A concrete request for every route of the table, with plausible values. */
 function sampleRequest(route: (typeof routes)[number]) {
-  const path = route.path.replace(':id', SOME_ID).replace(':userId', 'user-1');
+  const path = route.path.replace(':id', SOME_ID).replace(':userId', 'user-1').replace('*key', `private/${SOME_ID}/${SOME_ID}.pdf`);
   const body = route.method === 'POST' || route.method === 'PATCH' || route.method === 'PUT' ? { title: 'x', email: 'a@b.co', userId: 'u' } : undefined;
   return { path, body };
 }

