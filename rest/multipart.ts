@@ -1,7 +1,10 @@
-import { createReadStream } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import multer from '@koa/multer';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import busboy from 'busboy';
 import { Upload } from 'graphql-upload-minimal';
 import type { Context } from 'koa';
 import { AppError, badRequest } from '../src/errors.ts';
@@ -14,55 +17,74 @@ function formatBytes(bytes: number) {
 
 /**
  * Reads the one file part `field` of a multipart/form-data request into a
- * temporary file (streamed, stopped at `maxBytes`) and returns it as a
- * GraphQL `Upload`, plus a clean-up for after the response.
+ * temporary file and returns it as a GraphQL `Upload` (plus a clean-up for
+ * after the response). The whole body is parsed before the operation runs,
+ * so "several files" is refused before anything is stored; the file is
+ * streamed to disk, and a part over `maxBytes` fails at once with 413.
  */
 export async function readFilePart(ctx: Context, field: string, maxBytes: number) {
   if (!MULTIPART.test(ctx.get('content-type'))) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Content-Type must be multipart/form-data with a part named "${field}"`);
   }
+  const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `${field}: must be at most ${formatBytes(maxBytes)}`);
   // Refuse an announced oversize body before reading any of it.
   const announced = ctx.request.length;
-  if (announced !== undefined && announced > maxBytes + 64 * 1024) {
-    throw new AppError('PAYLOAD_TOO_LARGE', `${field}: must be at most ${formatBytes(maxBytes)}`);
-  }
-  const parse = multer({
-    storage: multer.diskStorage({ destination: tmpdir() }),
-    limits: { fileSize: maxBytes, files: 1, fields: 20, parts: 21, fieldSize: 64 * 1024 },
-  }).single(field);
-  try {
-    await parse(ctx as never, async () => {});
-  } catch (error) {
-    throw multipartError(error as { code?: string; field?: string; message: string }, field, maxBytes);
-  }
-  const file = (ctx as unknown as { file?: { path: string; originalname: string; mimetype: string; encoding: string } }).file;
-  if (!file) throw badRequest(`Missing file part "${field}"`);
-  const upload = new Upload() as Upload & { resolve(file: unknown): void };
-  upload.resolve({
-    filename: file.originalname,
-    mimetype: file.mimetype,
-    encoding: file.encoding,
-    createReadStream: () => createReadStream(file.path),
-  });
-  return { upload, cleanup: () => rm(file.path, { force: true }) };
-}
+  if (announced !== undefined && announced > maxBytes + 64 * 1024) throw tooLarge();
 
-function multipartError(error: { code?: string; field?: string; message: string }, field: string, maxBytes: number): AppError {
-  switch (error.code) {
-    case 'LIMIT_FILE_SIZE':
-      return new AppError('PAYLOAD_TOO_LARGE', `${field}: must be at most ${formatBytes(maxBytes)}`);
-    case 'LIMIT_FILE_COUNT':
-      return badRequest(`Send exactly one file, in the part "${field}"`);
-    case 'LIMIT_UNEXPECTED_FILE':
-      return error.field === field
-        ? badRequest(`Send exactly one file, in the part "${field}"`)
-        : badRequest(`Unexpected file part "${error.field}": send the file in a part named "${field}"`);
-    case 'LIMIT_PART_COUNT':
-    case 'LIMIT_FIELD_COUNT':
-    case 'LIMIT_FIELD_VALUE':
-    case 'LIMIT_FIELD_KEY':
-      return badRequest(`Too many or too large form fields: ${error.message}`);
-    default:
-      return badRequest(`Malformed multipart body: ${error.message}`);
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: ctx.req.headers,
+      defParamCharset: 'utf8',
+      limits: { fileSize: maxBytes, files: 1, fields: 20, parts: 21, fieldSize: 64 * 1024 },
+    });
+  } catch (error) {
+    throw badRequest(`Malformed multipart body: ${(error as Error).message}`);
   }
+  const path = join(tmpdir(), `rest-upload-${randomUUID()}`);
+  const cleanup = () => rm(path, { force: true });
+  let file: { filename: string; mimetype: string; encoding: string } | undefined;
+  let writing: Promise<void> | undefined;
+
+  const parsed = new Promise<void>((resolve, reject) => {
+    const fail = (error: AppError) => {
+      ctx.req.unpipe(parser);
+      reject(error);
+    };
+    parser.on('file', (name, stream, info) => {
+      if (name !== field) {
+        stream.resume();
+        return fail(badRequest(`Unexpected file part "${name}": send the file in a part named "${field}"`));
+      }
+      file = { filename: info.filename ?? '', mimetype: info.mimeType, encoding: info.encoding };
+      stream.once('limit', () => {
+        const error = tooLarge();
+        stream.destroy(error);
+        fail(error);
+      });
+      writing = pipeline(stream, createWriteStream(path)).catch(() => {});
+    });
+    parser.once('filesLimit', () => fail(badRequest(`Send exactly one file, in the part "${field}"`)));
+    parser.once('partsLimit', () => fail(badRequest('Too many parts in the multipart body')));
+    parser.once('fieldsLimit', () => fail(badRequest('Too many fields in the multipart body')));
+    parser.once('error', (error) => fail(badRequest(`Malformed multipart body: ${(error as Error).message}`)));
+    parser.once('close', () => resolve());
+  });
+  ctx.req.pipe(parser);
+  try {
+    await parsed;
+    await writing;
+  } catch (error) {
+    // Answer now; the partial temporary file goes once its writer stops.
+    void Promise.resolve(writing).finally(cleanup);
+    throw error;
+  }
+  if (!file) {
+    await cleanup();
+    throw badRequest(`Missing file part "${field}"`);
+  }
+  const upload = new Upload() as Upload & { resolve(file: unknown): void };
+  const { filename, mimetype, encoding } = file;
+  upload.resolve({ filename, mimetype, encoding, createReadStream: () => createReadStream(path) });
+  return { upload, cleanup };
 }

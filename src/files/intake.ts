@@ -40,8 +40,12 @@ export async function spool(source: Readable, maxBytes: number): Promise<Spooled
     },
   });
   const remove = () => rm(path, { force: true });
+  // busboy (under multer and graphql-upload-minimal) ends a file stream early
+  // and emits 'limit' when the part passes its size limit: treat as too large.
+  source.once('limit', () => source.destroy(tooLarge(maxBytes)));
   try {
     await pipeline(source, meter, createWriteStream(path));
+    if ((source as { truncated?: boolean }).truncated) throw tooLarge(maxBytes);
   } catch (error) {
     await remove();
     // graphql-upload-minimal ends over-long streams with an HTTP 413 error.

@@ -60,6 +60,7 @@ export function createApp(options: {
         : GENERIC_SERVER_ERROR;
       ctx.status = status;
       ctx.body = errorBody(status, status >= 500 ? GENERIC_SERVER_ERROR : message);
+      if (status === 413) hangUpAfterResponse(ctx);
     }
   });
 
@@ -79,12 +80,20 @@ export function createApp(options: {
     ctx.status = response.status;
     response.headers.forEach((value, key) => ctx.append(key, value));
     ctx.body = response.body;
+    if (response.status === 413) hangUpAfterResponse(ctx);
   });
 
   const rest = createRestRouter({ graphql, schema, routes, bodyLimit, maxUploadBytes });
   app.use(rest.routes());
   app.use(rest.allowedMethods({ throw: true }));
   return app;
+}
+
+/** Does not read the rest of an oversized body: answers, then closes the connection. */
+function hangUpAfterResponse(ctx: Koa.Context) {
+  if (ctx.req.complete) return;
+  ctx.set('Connection', 'close');
+  ctx.res.once('finish', () => ctx.req.socket.destroy());
 }
 
 function statusOf(error: unknown): number {

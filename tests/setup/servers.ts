@@ -17,6 +17,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     databaseUrl: string;
     s3Endpoint: string;
+    s3Directory: string;
   }
 }
 
@@ -50,6 +51,7 @@ export default async function setup(project: TestProject) {
   const s3Dir = await mkdtemp(join(tmpdir(), 'compliance-test-s3-'));
   const s3 = await startEmbeddedS3({ directory: s3Dir, port: 0, bucket: TEST_BUCKET });
   project.provide('s3Endpoint', s3.endpoint);
+  project.provide('s3Directory', s3Dir);
   return async () => {
     await s3.stop();
     await rm(s3Dir, { recursive: true, force: true });

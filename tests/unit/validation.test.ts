@@ -59,3 +59,15 @@ describe('consumer case lifecycle', () => {
     expect(() => assertConsumerCaseTransition('VERIFIED', 'VERIFIED')).not.toThrow();
   });
 });
+
+describe('file names', () => {
+  it('keep the last path segment without control or path characters', async () => {
+    const { sanitizeFileName } = await import('../../src/files/file-name.ts');
+    expect(sanitizeFileName('../../etc/pass\u0000wd')).toBe('passwd');
+    expect(sanitizeFileName('C:\\Users\\me\\scan 1.pdf')).toBe('scan 1.pdf');
+    expect(sanitizeFileName('...hidden')).toBe('hidden');
+    expect(sanitizeFileName('')).toBe('file');
+    expect(sanitizeFileName('x'.repeat(500))).toHaveLength(200);
+    expect(sanitizeFileName('Reisepass Mu\u0308ller.pdf')).toBe('Reisepass Müller.pdf');
+  });
+});

@@ -1,0 +1,55 @@
+import { deflateSync } from 'node:zlib';
+
+function crc32(buffer: Buffer): number {
+  let crc = ~0;
+  for (const byte of buffer) {
+    crc ^= byte;
+    for (let k = 0; k < 8; k++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
+  }
+  return ~crc >>> 0;
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A real 1x1 PNG (optionally padded with an ancillary chunk to `size` bytes). */
+export function png(padTo = 0): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(1, 0);
+  header.writeUInt32BE(1, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const pixels = deflateSync(Buffer.from([0, 255, 0, 0]));
+  const parts = [Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', header), pngChunk('IDAT', pixels)];
+  const base = Buffer.concat([...parts, pngChunk('IEND', Buffer.alloc(0))]);
+  if (padTo <= base.length + 12) return base;
+  const padding = pngChunk('tEXt', Buffer.alloc(padTo - base.length - 12, 0x61));
+  return Buffer.concat([...parts, padding, pngChunk('IEND', Buffer.alloc(0))]);
+}
+
+export function pdf(): Buffer {
+  return Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+}
+
+/** Byte signatures of the other accepted formats, enough for detection. */
+export const SAMPLES = {
+  'application/pdf': pdf(),
+  'image/png': png(),
+  'image/jpeg': Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0'), Buffer.alloc(64)]),
+  'image/tiff': Buffer.concat([Buffer.from([0x49, 0x49, 0x2a, 0x00, 0x08, 0x00, 0x00, 0x00]), Buffer.alloc(64)]),
+  'image/webp': Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x24, 0, 0, 0]), Buffer.from('WEBPVP8 '), Buffer.alloc(64)]),
+  'image/heic': Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypheic'), Buffer.from([0, 0, 0, 0]), Buffer.from('mif1heic'), Buffer.alloc(64)]),
+} as const;
+
+export const REFUSED = {
+  'plain text': Buffer.from('just some text, not a document'),
+  'Windows executable': Buffer.concat([Buffer.from('MZ'), Buffer.alloc(200)]),
+  'ZIP archive': Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(100)]),
+  'SVG image': Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+  'GIF image': Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(64)]),
+} as const;
