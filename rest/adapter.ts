@@ -63,7 +63,8 @@ async function collectVariables(ctx: Context, route: RestRoute, limits: Limits) 
 /** The REST error for a failed operation: its status, and the messages of the errors that caused it. */
 function restError(status: number, errors: NonNullable<GraphQLResponse['errors']>): AppError {
   const code = (Object.keys(ERROR_STATUS) as ErrorCode[]).find((c) => ERROR_STATUS[c] === status) ?? 'INTERNAL_SERVER_ERROR';
-  if (status >= 500) return new AppError(code, GENERIC_SERVER_ERROR);
+  // Unexpected failures were already masked to this; keep it generic.
+  if (status === 500) return new AppError(code, GENERIC_SERVER_ERROR);
   const causes = errors.filter((e) => ERROR_STATUS[e.extensions?.code as ErrorCode] === status);
   const messages = [...new Set((causes.length ? causes : errors).map((e) => e.message))];
   return new AppError(code, messages.join('; '));

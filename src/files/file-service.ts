@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import type { TenantDatabase } from '../db/tenant.ts';
-import { invalidInput, notFound } from '../errors.ts';
+import { AppError, invalidInput, notFound } from '../errors.ts';
 import type { FileVisibility } from '../generated/prisma/enums.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
 import { detectAllowedType } from './content-type.ts';
@@ -39,6 +39,16 @@ function ownedBy(key: string, organizationId: string): boolean {
 export class FileService {
   constructor(private readonly options: FileServiceOptions) {}
 
+  /** Store failures are the store's, not the client's: 503, logged. */
+  private async storage<T>(action: string, operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      this.options.logger.error({ err: error, action }, 'file storage failed');
+      throw new AppError('SERVICE_UNAVAILABLE', `File storage is unavailable (could not ${action}); try again later`);
+    }
+  }
+
   publicUrl(key: string): string {
     return `${this.options.publicBaseUrl()}/files/${key}`;
   }
@@ -50,7 +60,9 @@ export class FileService {
       if (spooled.size === 0) throw invalidInput('file: must not be empty');
       const type = await detectAllowedType(spooled.path);
       const key = `${visibility.toLowerCase()}/${organizationId}/${randomUUID()}.${type.extension}`;
-      await this.options.store.putFile(key, spooled.path, { contentType: type.mime, size: spooled.size, sha256: spooled.sha256 });
+      await this.storage('store the file', () =>
+        this.options.store.putFile(key, spooled.path, { contentType: type.mime, size: spooled.size, sha256: spooled.sha256 }),
+      );
       try {
         return await db.storedFile.create({
           data: {
@@ -80,7 +92,7 @@ export class FileService {
     const file = await this.find(db, organizationId, key);
     const ttl = expiresInSeconds ?? this.options.signedUrlTtlSeconds;
     const expires = new Date(Math.floor(Date.now() / 1000) * 1000 + ttl * 1000);
-    const url = await this.options.store.signedGetUrl(file.key, ttl, file.fileName);
+    const url = await this.storage('sign the URL', () => this.options.store.signedGetUrl(file.key, ttl, file.fileName));
     return { url, expires };
   }
 
@@ -88,7 +100,7 @@ export class FileService {
   async delete(db: TenantDatabase, organizationId: string, key: string) {
     const file = await this.find(db, organizationId, key);
     const documents = await db.document.count({ where: { fileId: file.id } });
-    await this.options.store.delete(file.key);
+    await this.storage('delete the file', () => this.options.store.delete(file.key));
     await db.storedFile.delete({ where: { id: file.id } });
     return { file, deletedDocuments: documents };
   }

@@ -55,11 +55,11 @@ export function createApp(options: {
     } catch (error) {
       const status = statusOf(error);
       if (status >= 500) logger.error({ err: error }, 'unhandled error');
-      const message = error instanceof AppError || (status < 500 && error instanceof Error)
-        ? (error as Error).message
-        : GENERIC_SERVER_ERROR;
+      // Typed errors say what happened (503 included); anything else at 5xx is masked.
+      const message =
+        error instanceof AppError || (status < 500 && error instanceof Error) ? (error as Error).message : GENERIC_SERVER_ERROR;
       ctx.status = status;
-      ctx.body = errorBody(status, status >= 500 ? GENERIC_SERVER_ERROR : message);
+      ctx.body = errorBody(status, message);
       if (status === 413) hangUpAfterResponse(ctx);
     }
   });
