@@ -15,6 +15,11 @@ import {
   UploadPrivateFileDocument,
   UploadPublicFileDocument,
   DeleteFileDocument,
+  CreateDocumentDocument,
+  DeleteDocumentDocument,
+  GetDocumentDocument,
+  ListDocumentsDocument,
+  UpdateDocumentDocument,
   UpdateConsumerCaseDocument,
   UpdateTaskDocument,
 } from '../graphql/generated/operations.ts';
@@ -124,5 +129,39 @@ export const routes: RestRoute[] = [
     method: 'DELETE', path: '/v1/files/*key', summary: 'Delete a file (the key as it is, slashes included)',
     operation: DeleteFileDocument,
     variables: { key: fromPath('key') }, result: 'deleteFile', envelope: 'success', status: 200,
+  }),
+  route({
+    method: 'POST', path: '/v1/documents', summary: 'Register an uploaded file as a document',
+    operation: CreateDocumentDocument,
+    variables: { input: fromBody() }, result: 'createDocument', envelope: 'none', status: 201,
+  }),
+  route({
+    method: 'GET', path: '/v1/documents', summary: 'List documents',
+    operation: ListDocumentsDocument,
+    variables: {
+      ...page,
+      type: fromQuery('type'),
+      status: fromQuery('status'),
+      consumerCaseId: fromQuery('consumerCaseId'),
+      businessCaseId: fromQuery('businessCaseId'),
+      search: fromQuery('search'),
+    },
+    result: 'documents', envelope: 'success', status: 200,
+  }),
+  route({
+    method: 'GET', path: '/v1/documents/:id', summary: 'Get a document',
+    operation: GetDocumentDocument,
+    variables: { id: fromPath('id') }, result: 'document', envelope: 'none', status: 200,
+  }),
+  route({
+    method: 'PATCH', path: '/v1/documents/:id', summary: 'Update a document',
+    operation: UpdateDocumentDocument,
+    variables: { id: fromPath('id'), input: fromBody() }, result: 'updateDocument', envelope: 'none', status: 200,
+  }),
+  route({
+    method: 'DELETE', path: '/v1/documents/:id', summary: 'Delete a document (and its file unless shared or keepFile=true)',
+    operation: DeleteDocumentDocument,
+    variables: { id: fromPath('id'), keepFile: fromQuery('keepFile', 'boolean') },
+    result: 'deleteDocument', envelope: 'none', status: 200,
   }),
 ];

@@ -5,5 +5,6 @@ import './consumer-case.ts';
 import './business-case.ts';
 import './task.ts';
 import './file.ts';
+import './document.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

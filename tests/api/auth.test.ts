@@ -37,6 +37,11 @@ const DOCUMENTED: Record<string, Permission> = {
   'POST /v1/files/upload/private': 'files:write',
   'GET /v1/files/signed-url': 'files:read',
   'DELETE /v1/files/*key': 'files:write',
+  'POST /v1/documents': 'documents:write',
+  'GET /v1/documents': 'documents:read',
+  'GET /v1/documents/:id': 'documents:read',
+  'PATCH /v1/documents/:id': 'documents:write',
+  'DELETE /v1/documents/:id': 'documents:write',
 };
 
 /** A concrete request for every route of the table, with plausible values. */

@@ -10,6 +10,7 @@ const orgA = randomUUID();
 const orgB = randomUUID();
 const caseA = randomUUID();
 const taskA = randomUUID();
+const fileA = randomUUID();
 
 /** Runs `sql` in a transaction as the tenant role of `organizationId`. */
 async function asTenant<Row extends pg.QueryResultRow>(organizationId: string | null, sql: string, params: unknown[] = []) {
@@ -33,6 +34,10 @@ beforeAll(async () => {
     [caseA, orgA],
   );
   await client.query("INSERT INTO tasks (id, organization_id, title, consumer_case_id, updated_at) VALUES ($1, $2, 'A task', $3, now())", [taskA, orgA, caseA]);
+  await client.query(
+    "INSERT INTO files (id, organization_id, key, visibility, file_name, content_type, size, sha256) VALUES ($1, $2, $3, 'PRIVATE', 'a.pdf', 'application/pdf', 1, repeat('0', 64))",
+    [fileA, orgA, `private/${orgA}/${fileA}.pdf`],
+  );
 });
 
 afterAll(async () => {
@@ -53,6 +58,13 @@ describe('row-level security', () => {
     expect((await asTenant(orgB, 'DELETE FROM tasks WHERE id = $1', [taskA])).rowCount).toBe(0);
     const { rows } = await client.query('SELECT email FROM consumer_cases WHERE id = $1', [caseA]);
     expect(rows[0].email).toBe('a@example.com');
+  });
+
+  it('hides files and refuses documents that point at another organization\'s file', async () => {
+    expect((await asTenant(orgB, 'SELECT id FROM files WHERE id = $1', [fileA])).rows).toHaveLength(0);
+    await expect(
+      asTenant(orgB, "INSERT INTO documents (id, organization_id, file_id, type, updated_at) VALUES ($1, $2, $3, 'PASSPORT', now())", [randomUUID(), orgB, fileA]),
+    ).rejects.toThrow(/row-level security/);
   });
 
   it('shows nothing when no organization is set', async () => {
