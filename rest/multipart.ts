@@ -85,6 +85,6 @@ export async function readFilePart(ctx: Context, field: string, maxBytes: number
   }
   const upload = new Upload() as Upload & { resolve(file: unknown): void };
   const { filename, mimetype, encoding } = file;
-  upload.resolve({ filename, mimetype, encoding, createReadStream: () => createReadStream(path) });
+  upload.resolve({ filename, mimetype, encoding, localPath: path, createReadStream: () => createReadStream(path) });
   return { upload, cleanup };
 }

@@ -7,12 +7,14 @@ import type { FileVisibility } from '../generated/prisma/enums.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
 import { detectAllowedType } from './content-type.ts';
 import { sanitizeFileName } from './file-name.ts';
-import { spool } from './intake.ts';
+import { measure, spool } from './intake.ts';
 
 /** What the multipart layers (REST and GraphQL) hand over for one file part. */
 export interface FileUpload {
   filename: string;
   createReadStream(): Readable;
+  /** Set when the bytes already sit in a local file (REST uploads): saves a copy. */
+  localPath?: string;
 }
 
 export interface FileServiceOptions {
@@ -54,8 +56,10 @@ export class FileService {
   }
 
   async upload(db: TenantDatabase, organizationId: string, visibility: FileVisibility, upload: Promise<FileUpload>) {
-    const { filename, createReadStream } = await upload;
-    const spooled = await spool(createReadStream(), this.options.maxUploadBytes);
+    const { filename, createReadStream, localPath } = await upload;
+    const spooled = localPath
+      ? await measure(localPath, this.options.maxUploadBytes)
+      : await spool(createReadStream(), this.options.maxUploadBytes);
     try {
       if (spooled.size === 0) throw invalidInput('file: must not be empty');
       const type = await detectAllowedType(spooled.path);

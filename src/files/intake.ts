@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,21 @@ export function tooLarge(maxBytes: number) {
 
 export function formatBytes(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MB` : `${bytes} bytes`;
+}
+
+/**
+ * Size and digest of a file that is already on local disk (the REST layer
+ * parks uploads there): read once, not copied. Its owner removes it.
+ */
+export async function measure(path: string, maxBytes: number): Promise<SpooledFile> {
+  const hash = createHash('sha256');
+  let size = 0;
+  for await (const chunk of createReadStream(path)) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) throw tooLarge(maxBytes);
+    hash.update(chunk as Buffer);
+  }
+  return { path, size, sha256: hash.digest('hex'), remove: async () => {} };
 }
 
 /**

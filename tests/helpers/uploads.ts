@@ -27,7 +27,7 @@ export async function graphqlUpload(baseUrl: string, key: string | undefined, qu
   form.append('0', new Blob([new Uint8Array(data)]), filename);
   const response = await fetch(`${baseUrl}/graphql`, {
     method: 'POST',
-    headers: { ...(key ? { 'x-api-key': key } : {}), 'graphql-preflight': '1' },
+    headers: key ? { 'x-api-key': key } : {},
     body: form,
   });
   return { status: response.status, ...(await response.json()) };
