@@ -3,7 +3,7 @@ import { builder } from '../builder.ts';
 import type { TenantDatabase } from '../db/tenant.ts';
 import { RecommendationLevel } from '../generated/prisma/enums.ts';
 import { findOr404 } from './find-or-404.ts';
-import { listOf, pageArgs, pageWindow } from './pagination.ts';
+import { listOf, NEWEST_FIRST, pageArgs, pageOf } from './pagination.ts';
 
 export const RecommendationLevelEnum = builder.enumType(RecommendationLevel, {
   name: 'RecommendationLevel',
@@ -26,7 +26,7 @@ export const BusinessCase = builder.prismaObject('BusinessCase', {
       cursor: 'id',
       totalCount: true,
       authScopes: { permission: 'tasks:read' },
-      query: () => ({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+      query: () => ({ orderBy: NEWEST_FIRST }),
     }),
   }),
 });
@@ -42,19 +42,13 @@ builder.queryFields((t) => ({
     description: 'Business cases of your organization, newest first.',
     authScopes: { permission: 'business_cases:read' },
     args: { ...pageArgs },
-    resolve: async (_root, args, context, info) => {
-      const { page, limit, skip, take } = pageWindow(args);
-      const [items, total] = await Promise.all([
-        context.db.businessCase.findMany({
-          ...queryFromInfo({ context, info, path: ['items'] }),
-          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-          skip,
-          take,
-        }),
-        context.db.businessCase.count(),
-      ]);
-      return { items, total, page, limit };
-    },
+    resolve: (_root, args, context, info) =>
+      pageOf(
+        args,
+        (window) =>
+          context.db.businessCase.findMany({ ...queryFromInfo({ context, info, path: ['items'] }), orderBy: NEWEST_FIRST, ...window }),
+        () => context.db.businessCase.count(),
+      ),
   }),
   businessCase: t.prismaField({
     type: BusinessCase,

@@ -7,7 +7,7 @@ import { ConsumerCaseStatus } from '../generated/prisma/enums.ts';
 import type { TenantDatabase } from '../db/tenant.ts';
 import { textSearch } from '../db/text-search.ts';
 import { findOr404 } from './find-or-404.ts';
-import { listOf, pageArgs, pageWindow } from './pagination.ts';
+import { listOf, NEWEST_FIRST, pageArgs, pageOf } from './pagination.ts';
 
 export const ConsumerCaseStatusEnum = builder.enumType(ConsumerCaseStatus, {
   name: 'ConsumerCaseStatus',
@@ -32,7 +32,7 @@ export const ConsumerCase = builder.prismaObject('ConsumerCase', {
       cursor: 'id',
       totalCount: true,
       authScopes: { permission: 'tasks:read' },
-      query: () => ({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+      query: () => ({ orderBy: NEWEST_FIRST }),
     }),
   }),
 });
@@ -57,23 +57,17 @@ builder.queryFields((t) => ({
       status: t.arg({ type: ConsumerCaseStatusEnum, required: false }),
       search: t.arg.string({ required: false, validate: rules.searchText.nullish(), description: 'Matches names and email; every word must match.' }),
     },
-    resolve: async (_root, args, context, info) => {
-      const { page, limit, skip, take } = pageWindow(args);
+    resolve: (_root, args, context, info) => {
       const where = {
         ...(args.status ? { status: args.status } : {}),
         ...textSearch(args.search, ['firstName', 'lastName', 'email'] as const),
       };
-      const [items, total] = await Promise.all([
-        context.db.consumerCase.findMany({
-          ...queryFromInfo({ context, info, path: ['items'] }),
-          where,
-          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-          skip,
-          take,
-        }),
-        context.db.consumerCase.count({ where }),
-      ]);
-      return { items, total, page, limit };
+      return pageOf(
+        args,
+        (window) =>
+          context.db.consumerCase.findMany({ ...queryFromInfo({ context, info, path: ['items'] }), where, orderBy: NEWEST_FIRST, ...window }),
+        () => context.db.consumerCase.count({ where }),
+      );
     },
   }),
   consumerCase: t.prismaField({

@@ -9,7 +9,7 @@ import { BusinessCase, requireBusinessCase } from './business-case.ts';
 import { ConsumerCase, requireConsumerCase } from './consumer-case.ts';
 import { StoredFile } from './file.ts';
 import { findOr404 } from './find-or-404.ts';
-import { listOf, pageArgs, pageWindow } from './pagination.ts';
+import { listOf, NEWEST_FIRST, pageArgs, pageOf } from './pagination.ts';
 
 export const DocumentTypeEnum = builder.enumType(DocumentType, { name: 'DocumentType' });
 export const DocumentStatusEnum = builder.enumType(DocumentStatus, { name: 'DocumentStatus' });
@@ -44,7 +44,7 @@ const caseDocuments = {
   cursor: 'id',
   totalCount: true,
   authScopes: { permission: 'documents:read' },
-  query: () => ({ orderBy: [{ createdAt: 'desc' as const }, { id: 'desc' as const }] }),
+  query: () => ({ orderBy: NEWEST_FIRST }),
 } as const;
 builder.prismaObjectField(ConsumerCase, 'documents', (t) => t.relatedConnection('documents', caseDocuments));
 builder.prismaObjectField(BusinessCase, 'documents', (t) => t.relatedConnection('documents', caseDocuments));
@@ -69,8 +69,7 @@ builder.queryFields((t) => ({
       businessCaseId: t.arg.id({ required: false, validate: rules.uuid.nullish() }),
       search: t.arg.string({ required: false, validate: rules.searchText.nullish(), description: 'Matches the file name; every word must match.' }),
     },
-    resolve: async (_root, args, context, info) => {
-      const { page, limit, skip, take } = pageWindow(args);
+    resolve: (_root, args, context, info) => {
       const where = {
         ...(args.type ? { type: args.type } : {}),
         ...(args.status ? { status: args.status } : {}),
@@ -78,17 +77,12 @@ builder.queryFields((t) => ({
         ...(args.businessCaseId ? { businessCaseId: args.businessCaseId } : {}),
         ...(args.search ? { file: textSearch(args.search, ['fileName'] as const) } : {}),
       };
-      const [items, total] = await Promise.all([
-        context.db.document.findMany({
-          ...queryFromInfo({ context, info, path: ['items'] }),
-          where,
-          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-          skip,
-          take,
-        }),
-        context.db.document.count({ where }),
-      ]);
-      return { items, total, page, limit };
+      return pageOf(
+        args,
+        (window) =>
+          context.db.document.findMany({ ...queryFromInfo({ context, info, path: ['items'] }), where, orderBy: NEWEST_FIRST, ...window }),
+        () => context.db.document.count({ where }),
+      );
     },
   }),
   document: t.prismaField({

@@ -33,10 +33,22 @@ export const pageArgs = builder.args((t) => ({
   }),
 }));
 
-export function pageWindow(args: { page?: number | null; limit?: number | null }) {
+/** Lists show the newest rows first; the id breaks ties so pages never overlap. */
+export const NEWEST_FIRST = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
+
+/**
+ * One page of a list: the items of the window and the total, loaded in
+ * parallel. `items` receives skip/take to spread into its findMany.
+ */
+export async function pageOf<Item>(
+  args: { page?: number | null; limit?: number | null },
+  items: (window: { skip: number; take: number }) => Promise<Item[]>,
+  count: () => Promise<number>,
+): Promise<ListResult<Item>> {
   const page = args.page ?? 1;
   const limit = args.limit ?? 10;
-  return { page, limit, skip: (page - 1) * limit, take: limit };
+  const [rows, total] = await Promise.all([items({ skip: (page - 1) * limit, take: limit }), count()]);
+  return { items: rows, total, page, limit };
 }
 
 /** A `{items, meta}` page of some object type; resolvers fill `items` with `queryFromInfo(path: ['items'])`. */

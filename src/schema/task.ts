@@ -9,7 +9,7 @@ import { TaskPriority, TaskStatus } from '../generated/prisma/enums.ts';
 import { BusinessCase, requireBusinessCase } from './business-case.ts';
 import { ConsumerCase, requireConsumerCase } from './consumer-case.ts';
 import { findOr404 } from './find-or-404.ts';
-import { listOf, pageArgs, pageWindow } from './pagination.ts';
+import { listOf, NEWEST_FIRST, pageArgs, pageOf } from './pagination.ts';
 
 export const TaskPriorityEnum = builder.enumType(TaskPriority, { name: 'TaskPriority' });
 export const TaskStatusEnum = builder.enumType(TaskStatus, { name: 'TaskStatus' });
@@ -67,8 +67,7 @@ builder.queryFields((t) => ({
       assigneeId: t.arg.string({ required: false, validate: rules.userId.nullish(), description: 'Only tasks assigned to this user.' }),
       search: t.arg.string({ required: false, validate: rules.searchText.nullish(), description: 'Matches title and description; every word must match.' }),
     },
-    resolve: async (_root, args, context, info) => {
-      const { page, limit, skip, take } = pageWindow(args);
+    resolve: (_root, args, context, info) => {
       const where = {
         ...(args.status ? { status: args.status } : {}),
         ...(args.priority ? { priority: args.priority } : {}),
@@ -77,17 +76,12 @@ builder.queryFields((t) => ({
         ...(args.assigneeId ? { assignees: { some: { userId: args.assigneeId } } } : {}),
         ...textSearch(args.search, ['title', 'description'] as const),
       };
-      const [items, total] = await Promise.all([
-        context.db.task.findMany({
-          ...queryFromInfo({ context, info, path: ['items'] }),
-          where,
-          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-          skip,
-          take,
-        }),
-        context.db.task.count({ where }),
-      ]);
-      return { items, total, page, limit };
+      return pageOf(
+        args,
+        (window) =>
+          context.db.task.findMany({ ...queryFromInfo({ context, info, path: ['items'] }), where, orderBy: NEWEST_FIRST, ...window }),
+        () => context.db.task.count({ where }),
+      );
     },
   }),
   task: t.prismaField({
