@@ -1,0 +1,72 @@
+import { imageSize } from 'image-size';
+import { AppError } from '../../errors.ts';
+import { type Block, type RecognizedPage, textBlocks } from '../blocks.ts';
+import { recognizeImage } from './ocr.ts';
+import { openPdf, pageText, renderPage } from './pdf.ts';
+
+export interface AnalysisLimits {
+  maxPages: number;
+  maxMegapixels: number;
+}
+
+export interface EngineResult {
+  engine: 'local';
+  blocks: Block[];
+}
+
+const unprocessable = (message: string) => new AppError('UNPROCESSABLE', message);
+const OCR_DPI = 300;
+
+/**
+ * The default, offline engine: the text layer of PDFs (pdf.js), OCR
+ * (tesseract.js with bundled English data) for images and scanned pages.
+ */
+export async function analyzeLocally(data: Buffer, contentType: string, limits: AnalysisLimits): Promise<EngineResult> {
+  if (contentType === 'application/pdf') return { engine: 'local', blocks: textBlocks(await pdfPages(data, limits)) };
+  if (contentType === 'image/heic' || contentType === 'image/heif') {
+    throw unprocessable('file: HEIC/HEIF images cannot be analyzed by the local engine; convert to JPEG or PNG');
+  }
+  checkPixels(data, limits);
+  try {
+    return { engine: 'local', blocks: textBlocks([await recognizeImage(data)]) };
+  } catch (error) {
+    throw unprocessable(`file: the image could not be read (${(error as Error).message})`);
+  }
+}
+
+function checkPixels(image: Buffer, limits: AnalysisLimits) {
+  let width = 0;
+  let height = 0;
+  try {
+    ({ width = 0, height = 0 } = imageSize(image));
+  } catch {
+    throw unprocessable('file: the image is corrupt or truncated');
+  }
+  const megapixels = (width * height) / 1e6;
+  if (megapixels > limits.maxMegapixels) {
+    throw unprocessable(`file: the image has ${megapixels.toFixed(1)} megapixels; the limit is ${limits.maxMegapixels}`);
+  }
+}
+
+async function pdfPages(data: Buffer, limits: AnalysisLimits): Promise<RecognizedPage[]> {
+  let pdf: Awaited<ReturnType<typeof openPdf>>;
+  try {
+    pdf = await openPdf(data);
+  } catch (error) {
+    throw unprocessable(`file: the PDF could not be read (${(error as Error).message})`);
+  }
+  try {
+    if (pdf.numPages > limits.maxPages) {
+      throw unprocessable(`file: the PDF has ${pdf.numPages} pages; the limit is ${limits.maxPages}`);
+    }
+    const pages: RecognizedPage[] = [];
+    for (let number = 1; number <= pdf.numPages; number++) {
+      const text = await pageText(pdf, number);
+      // No text layer: a scanned page, rendered and read by OCR.
+      pages.push(text ?? (await recognizeImage(await renderPage(pdf, number, OCR_DPI))));
+    }
+    return pages;
+  } finally {
+    await pdf.destroy();
+  }
+}
