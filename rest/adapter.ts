@@ -39,7 +39,9 @@ interface Limits {
 
 /** The operation's variables from the request, plus clean-ups to run after the response. */
 async function collectVariables(ctx: Context, route: RestRoute, limits: Limits) {
-  const known = new Set(Object.values(route.variables).flatMap((s) => (s.from === 'query' ? [s.name] : [])));
+  const known = new Set(
+    Object.values(route.variables).flatMap((s) => (s.from === 'query' ? [s.name] : s.from === 'request' ? s.reads : [])),
+  );
   const unknown = Object.keys(ctx.query).filter((name) => !known.has(name));
   if (unknown.length) throw badRequest(`Unknown query parameter: ${unknown.join(', ')}`);
   const sources = Object.values(route.variables);
@@ -56,6 +58,7 @@ async function collectVariables(ctx: Context, route: RestRoute, limits: Limits) 
       value =
         source.from === 'path' ? ctx.params[source.name]
         : source.from === 'query' ? queryValue(ctx, source)
+        : source.from === 'request' ? source.read({ query: ctx.query, headers: ctx.headers })
         : source.name ? body[source.name]
         : body;
     }
@@ -126,8 +129,11 @@ export function createRestRouter(options: { graphql: GraphQLServer; schema: Grap
         throw restError(response.status >= 400 ? response.status : 500, payload.errors);
       }
       const result = payload.data?.[route.result];
-      ctx.status = route.status;
-      ctx.body = route.envelope === 'success' ? { success: true, ...(result as object) } : result;
+      ctx.status = typeof route.status === 'function' ? route.status(result) : route.status;
+      ctx.body =
+        route.envelope === 'success' ? { success: true, ...(result as object) }
+        : route.envelope === 'data' ? { success: true, data: result }
+        : result;
     });
   }
   return router;

@@ -5,7 +5,8 @@ export type VariableSource =
   | { from: 'path'; name: string }
   | { from: 'query'; name: string; type: 'string' | 'int' | 'boolean' }
   | { from: 'body'; name?: string }
-  | { from: 'file'; name: string };
+  | { from: 'file'; name: string }
+  | { from: 'request'; reads: string[]; read: (request: { query: Record<string, unknown>; headers: Record<string, unknown> }) => unknown };
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -24,9 +25,13 @@ export interface RestRoute<Data = Record<string, unknown>> {
   variables: Record<string, VariableSource>;
   /** The root field of `data` that becomes the response. */
   result: keyof Data & string;
-  /** `none`: the field as it is; `success`: its properties after `success: true` (lists, files). */
-  envelope: 'none' | 'success';
-  status: number;
+  /**
+   * `none`: the field as it is; `success`: its properties after `success: true`
+   * (lists, files); `data`: `{success: true, data: field}`.
+   */
+  envelope: 'none' | 'success' | 'data';
+  /** The HTTP status, or a rule choosing it from the field's value. */
+  status: number | ((result: any) => number);
 }
 
 export const fromPath = (name: string): VariableSource => ({ from: 'path', name });
@@ -36,6 +41,12 @@ export const fromBody = (name?: string): VariableSource => (name ? { from: 'body
 
 /** The part `name` of a multipart/form-data body, as a GraphQL `Upload`. */
 export const fromFile = (name: string): VariableSource => ({ from: 'file', name });
+
+/** A value computed from the query string (parameters `reads`) and headers, for conventions such as `Prefer`. */
+export const fromRequest = (
+  reads: string[],
+  read: (request: { query: Record<string, unknown>; headers: Record<string, unknown> }) => unknown,
+): VariableSource => ({ from: 'request', reads, read });
 
 /** Keeps each row's result key checked against its own operation's data type. */
 export const route = <Data>(definition: RestRoute<Data>) => definition as unknown as RestRoute;

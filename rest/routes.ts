@@ -15,6 +15,10 @@ import {
   UploadPrivateFileDocument,
   UploadPublicFileDocument,
   DeleteFileDocument,
+  AnalyzeDocumentAsyncDocument,
+  AnalyzeDocumentDocument,
+  GetAnalysisJobDocument,
+  ParseDocumentDocument,
   CreateDocumentDocument,
   DeleteDocumentDocument,
   GetDocumentDocument,
@@ -23,7 +27,7 @@ import {
   UpdateConsumerCaseDocument,
   UpdateTaskDocument,
 } from '../graphql/generated/operations.ts';
-import { fromBody, fromFile, fromPath, fromQuery, route, type RestRoute } from './route.ts';
+import { fromBody, fromFile, fromPath, fromQuery, fromRequest, route, type RestRoute } from './route.ts';
 
 const page = { page: fromQuery('page', 'int'), limit: fromQuery('limit', 'int') };
 
@@ -163,5 +167,35 @@ export const routes: RestRoute[] = [
     operation: DeleteDocumentDocument,
     variables: { id: fromPath('id'), keepFile: fromQuery('keepFile', 'boolean') },
     result: 'deleteDocument', envelope: 'none', status: 200,
+  }),
+  route({
+    method: 'POST', path: '/v1/document-analysis/analyze', summary: 'Extract text and layout of a stored file now',
+    operation: AnalyzeDocumentDocument,
+    variables: { fileKey: fromBody('fileKey') }, result: 'analyzeDocument', envelope: 'data', status: 200,
+  }),
+  route({
+    method: 'POST', path: '/v1/document-analysis/analyze-async', summary: 'Run a detailed analysis as a queued job',
+    operation: AnalyzeDocumentAsyncDocument,
+    variables: {
+      fileKey: fromBody('fileKey'),
+      // `Prefer: respond-async` or `?wait=false`: answer 202 at once with the job id.
+      wait: fromRequest(['wait'], ({ query, headers }) => {
+        if (/\brespond-async\b/i.test(String(headers.prefer ?? ''))) return false;
+        // Anything but true/false reaches GraphQL as it is and is refused there (400).
+        return query.wait === 'true' ? true : query.wait === 'false' ? false : query.wait;
+      }),
+    },
+    result: 'analyzeDocumentAsync', envelope: 'data',
+    status: (analysis: { status: string }) => (analysis.status === 'SUCCEEDED' ? 200 : 202),
+  }),
+  route({
+    method: 'GET', path: '/v1/document-analysis/jobs/:jobId', summary: 'Status (and, when done, result) of an analysis job',
+    operation: GetAnalysisJobDocument,
+    variables: { jobId: fromPath('jobId') }, result: 'documentAnalysis', envelope: 'data', status: 200,
+  }),
+  route({
+    method: 'GET', path: '/v1/document-analysis/parse/:fileKey', summary: 'Text and counts of a stored file (key percent-encoded)',
+    operation: ParseDocumentDocument,
+    variables: { fileKey: fromPath('fileKey') }, result: 'parseDocument', envelope: 'data', status: 200,
   }),
 ];

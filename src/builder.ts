@@ -31,6 +31,7 @@ interface BuilderTypes {
     ID: { Input: string; Output: string };
     Date: { Input: Date; Output: Date };
     DateTime: { Input: Date; Output: Date };
+    JSON: { Input: unknown; Output: unknown };
     /** graphql-upload-minimal resolves it to the file part. */
     Upload: { Input: Promise<unknown>; Output: never };
   };

@@ -1,5 +1,6 @@
 import type { AuthenticatedKey } from './auth/api-keys.ts';
 import type { TenantDatabase } from './db/tenant.ts';
+import type { AnalysisService } from './analysis/analysis-service.ts';
 import type { FileService } from './files/file-service.ts';
 
 /** What every resolver sees. Built once per request, after authentication. */
@@ -9,4 +10,5 @@ export interface Context {
   /** Scoped to the key's organization (src/db/tenant.ts). */
   db: TenantDatabase;
   files: FileService;
+  analysis: AnalysisService;
 }

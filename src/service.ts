@@ -10,6 +10,9 @@ import { createGraphQLServer } from './http/yoga.ts';
 import { schema } from './schema/index.ts';
 import { createLogger } from './logger.ts';
 import { FileService } from './files/file-service.ts';
+import { AnalysisService } from './analysis/analysis-service.ts';
+import { stopOcr } from './analysis/engines/ocr.ts';
+import { startJobQueue, stopJobQueue } from './jobs/queue.ts';
 import { connectObjectStore } from './storage/connect.ts';
 import { resolve } from 'node:path';
 
@@ -51,7 +54,14 @@ export async function startService(config: Config, logger = createLogger(config.
     signedUrlTtlSeconds: config.SIGNED_URL_TTL_SECONDS,
     publicBaseUrl: () => config.PUBLIC_BASE_URL?.replace(/\/$/, '') ?? url,
   });
-  const graphql = createGraphQLServer({ schema, db, files, logger });
+  const analysis = new AnalysisService({
+    db, store: storage.store, files, logger,
+    limits: { maxPages: config.ANALYSIS_MAX_PAGES, maxMegapixels: config.ANALYSIS_MAX_MEGAPIXELS },
+    waitTimeoutMs: config.ANALYSIS_WAIT_TIMEOUT_MS,
+  });
+  const queue = await startJobQueue(databaseUrl, logger);
+  await analysis.attach(queue);
+  const graphql = createGraphQLServer({ schema, db, files, analysis, logger });
   const app = createApp({
     graphql, schema, db, logger, store: storage.store,
     bodyLimit: config.BODY_LIMIT, maxUploadBytes: config.MAX_UPLOAD_BYTES,
@@ -70,6 +80,8 @@ export async function startService(config: Config, logger = createLogger(config.
     stop: async () => {
       // Stop accepting, let in-flight requests finish, then release the pool.
       await new Promise<void>((done) => server.close(() => done()));
+      await stopJobQueue(queue);
+      await stopOcr();
       await db.$disconnect();
       await storage.stop();
       await stopEmbedded?.();

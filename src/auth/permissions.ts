@@ -13,6 +13,8 @@ export const PERMISSIONS = {
   'files:write': 'Upload and delete files',
   'documents:read': 'List and read document records',
   'documents:write': 'Create, update and delete document records',
+  'document_analysis:read': 'Read analysis results and job status',
+  'document_analysis:write': 'Run document analyses',
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -5,6 +5,7 @@ import type { Context as KoaContext } from 'koa';
 import type { Context } from '../context.ts';
 import type { Database } from '../db/client.ts';
 import { forOrganization } from '../db/tenant.ts';
+import type { AnalysisService } from '../analysis/analysis-service.ts';
 import type { FileService } from '../files/file-service.ts';
 import { unauthenticated } from '../errors.ts';
 import { createMaskError } from './mask-error.ts';
@@ -34,8 +35,14 @@ query RecentConsumerCases {
  * The GraphQL pipeline. REST requests run through it too (rest/adapter.ts),
  * so authentication, organization scoping and error masking happen once.
  */
-export function createGraphQLServer(options: { schema: GraphQLSchema; db: Database; files: FileService; logger: Logger }): GraphQLServer {
-  const { schema, db, files, logger } = options;
+export function createGraphQLServer(options: {
+  schema: GraphQLSchema;
+  db: Database;
+  files: FileService;
+  analysis: AnalysisService;
+  logger: Logger;
+}): GraphQLServer {
+  const { schema, db, files, analysis, logger } = options;
   return createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -64,7 +71,7 @@ export function createGraphQLServer(options: { schema: GraphQLSchema; db: Databa
     context: ({ koa }): Context => {
       const apiKey = koa.state.apiKey;
       if (!apiKey) throw unauthenticated();
-      return { requestId: currentRequestId() ?? '', apiKey, db: forOrganization(db, apiKey.organizationId), files };
+      return { requestId: currentRequestId() ?? '', apiKey, db: forOrganization(db, apiKey.organizationId), files, analysis };
     },
   });
 }

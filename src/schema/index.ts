@@ -6,5 +6,6 @@ import './business-case.ts';
 import './task.ts';
 import './file.ts';
 import './document.ts';
+import './document-analysis.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -24,6 +24,12 @@ const parseDateTime = parseWith(
   'an ISO 8601 date (YYYY-MM-DD) or date-time with time zone (e.g. 2026-01-31T17:00:00Z)',
 );
 
+builder.scalarType('JSON', {
+  description: 'Any JSON value (used for Textract-shaped block lists, which keep AWS field names).',
+  serialize: (value) => value,
+  parseValue: (value) => value,
+});
+
 builder.scalarType('DateTime', {
   description: 'An instant, ISO 8601 in UTC on output; a date (UTC midnight) or a date-time with zone on input.',
   serialize: (value) => value.toISOString(),

@@ -42,12 +42,18 @@ const DOCUMENTED: Record<string, Permission> = {
   'GET /v1/documents/:id': 'documents:read',
   'PATCH /v1/documents/:id': 'documents:write',
   'DELETE /v1/documents/:id': 'documents:write',
+  'POST /v1/document-analysis/analyze': 'document_analysis:write',
+  'POST /v1/document-analysis/analyze-async': 'document_analysis:write',
+  'GET /v1/document-analysis/jobs/:jobId': 'document_analysis:read',
+  'GET /v1/document-analysis/parse/:fileKey': 'document_analysis:write',
 };
 
 /** A concrete request for every route of the table, with plausible values. */
 function sampleRequest(route: (typeof routes)[number]) {
-  const path = route.path.replace(':id', SOME_ID).replace(':userId', 'user-1').replace('*key', `private/${SOME_ID}/${SOME_ID}.pdf`);
-  const body = route.method === 'POST' || route.method === 'PATCH' || route.method === 'PUT' ? { title: 'x', email: 'a@b.co', userId: 'u' } : undefined;
+  const path = route.path.replace(':id', SOME_ID).replace(':userId', 'user-1').replace('*key', `private/${SOME_ID}/${SOME_ID}.pdf`)
+    .replace(':jobId', SOME_ID)
+    .replace(':fileKey', encodeURIComponent(`private/${SOME_ID}/${SOME_ID}.pdf`));
+  const body = route.method === 'POST' || route.method === 'PATCH' || route.method === 'PUT' ? { title: 'x', email: 'a@b.co', userId: 'u', fileKey: 'private/x/y.pdf' } : undefined;
   return { path, body };
 }
 

@@ -53,3 +53,39 @@ export const REFUSED = {
   'SVG image': Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
   'GIF image': Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(64)]),
 } as const;
+
+/** A PNG of dark text lines on white, drawn with @napi-rs/canvas. */
+export async function textImage(lines: string[], options: { width?: number; fontSize?: number } = {}): Promise<Buffer> {
+  const { createCanvas } = await import('@napi-rs/canvas');
+  const fontSize = options.fontSize ?? 40;
+  const canvas = createCanvas(options.width ?? 1600, 120 + lines.length * fontSize * 2);
+  const context = canvas.getContext('2d');
+  context.fillStyle = 'white';
+  context.fillRect(0, 0, canvas.width, canvas.height);
+  context.fillStyle = 'black';
+  context.font = `${fontSize}px sans-serif`;
+  lines.forEach((line, i) => context.fillText(line, 80, 100 + i * fontSize * 2));
+  return canvas.toBuffer('image/png');
+}
+
+/** A PDF with a text layer, one array of lines per page (pdf-lib, Helvetica). */
+export async function textPdf(pages: string[][]): Promise<Buffer> {
+  const { PDFDocument, StandardFonts } = await import('pdf-lib');
+  const document = await PDFDocument.create();
+  const font = await document.embedFont(StandardFonts.Helvetica);
+  for (const lines of pages) {
+    const page = document.addPage([595, 842]);
+    lines.forEach((line, i) => page.drawText(line, { x: 72, y: 760 - i * 24, size: 12, font }));
+  }
+  return Buffer.from(await document.save());
+}
+
+/** A PDF whose only page is an image: a scan, with no text layer. */
+export async function scannedPdf(lines: string[]): Promise<Buffer> {
+  const { PDFDocument } = await import('pdf-lib');
+  const document = await PDFDocument.create();
+  const image = await document.embedPng(await textImage(lines, { width: 1240 }));
+  const page = document.addPage([595, 842]);
+  page.drawImage(image, { x: 0, y: 842 - (image.height * 595) / image.width, width: 595, height: (image.height * 595) / image.width });
+  return Buffer.from(await document.save());
+}

@@ -1,0 +1,131 @@
+import type { Readable } from 'node:stream';
+import type { Logger } from 'pino';
+import type { Database } from '../db/client.ts';
+import { forOrganization, type TenantDatabase } from '../db/tenant.ts';
+import { AppError, notFound } from '../errors.ts';
+import type { FileService } from '../files/file-service.ts';
+import type { AnalysisKind } from '../generated/prisma/enums.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import type { ObjectStore } from '../storage/object-store.ts';
+import { type AnalysisLimits, analyzeLocally } from './engines/local.ts';
+import { deriveViews } from './views.ts';
+
+export const ANALYSIS_QUEUE = 'document-analysis';
+
+interface AnalysisJob {
+  analysisId: string;
+  organizationId: string;
+}
+
+export interface AnalysisServiceOptions {
+  db: Database;
+  store: ObjectStore;
+  files: FileService;
+  logger: Logger;
+  limits: AnalysisLimits;
+  /** How long analyze-async waits for its job before answering 202. */
+  waitTimeoutMs: number;
+}
+
+/**
+ * Runs document analyses and records each run (document_analyses): inline
+ * for the synchronous endpoints, through the job queue for analyze-async.
+ */
+export class AnalysisService {
+  private queue: JobQueue | undefined;
+
+  constructor(private readonly options: AnalysisServiceOptions) {}
+
+  /** Registers the queue worker; every instance works the shared queue. */
+  async attach(queue: JobQueue) {
+    this.queue = queue;
+    await queue.createQueue(ANALYSIS_QUEUE);
+    await queue.work<AnalysisJob>(
+      ANALYSIS_QUEUE,
+      { batchSize: 1, pollingIntervalSeconds: 0.5, includeMetadata: true },
+      async ([job]) => {
+        if (job) await this.runJob(job.data, job.retryCount >= job.retryLimit);
+      },
+    );
+  }
+
+  /** Analyzes now and returns the finished record (a failure is recorded, then thrown). */
+  async analyzeNow(db: TenantDatabase, organizationId: string, fileKey: string, kind: AnalysisKind) {
+    const file = await this.options.files.find(db, organizationId, fileKey);
+    const analysis = await db.documentAnalysis.create({
+      data: { organizationId, fileId: file.id, kind, status: 'RUNNING', startedAt: new Date() },
+    });
+    return this.execute(db, analysis.id, file.key, file.contentType);
+  }
+
+  /** Queues an analysis and returns its record (its id is the job id). */
+  async enqueue(db: TenantDatabase, organizationId: string, fileKey: string) {
+    if (!this.queue) throw new AppError('SERVICE_UNAVAILABLE', 'The job queue is not running');
+    const file = await this.options.files.find(db, organizationId, fileKey);
+    const analysis = await db.documentAnalysis.create({ data: { organizationId, fileId: file.id, kind: 'DOCUMENT' } });
+    await this.queue.send(ANALYSIS_QUEUE, { analysisId: analysis.id, organizationId } satisfies AnalysisJob, {
+      retryLimit: 2,
+      retryDelay: 5,
+      expireInSeconds: 15 * 60,
+    });
+    return analysis;
+  }
+
+  /** Waits until the analysis has finished or the wait timeout passes; returns its id and status. */
+  async waitFor(db: TenantDatabase, id: string) {
+    const deadline = Date.now() + this.options.waitTimeoutMs;
+    for (;;) {
+      const row = await db.documentAnalysis.findUniqueOrThrow({ where: { id }, select: { id: true, status: true } });
+      if (row.status === 'SUCCEEDED' || row.status === 'FAILED' || Date.now() >= deadline) return row;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  private async runJob({ analysisId, organizationId }: AnalysisJob, lastAttempt: boolean) {
+    const db = forOrganization(this.options.db, organizationId);
+    const analysis = await db.documentAnalysis.findUnique({ where: { id: analysisId }, include: { file: true } });
+    // Gone (file deleted) or already finished by an earlier attempt: nothing to do.
+    if (!analysis || analysis.status === 'SUCCEEDED' || analysis.status === 'FAILED') return;
+    await db.documentAnalysis.update({ where: { id: analysisId }, data: { status: 'RUNNING', startedAt: new Date() } });
+    try {
+      await this.execute(db, analysisId, analysis.file.key, analysis.file.contentType, !lastAttempt);
+    } catch (error) {
+      // Client-side problems (corrupt file, limits) are final; others retry.
+      if (!(error instanceof AppError)) throw error;
+    }
+  }
+
+  /** Runs the engine and records the outcome; `retryable` failures go back to QUEUED for the queue's retry. */
+  private async execute(db: TenantDatabase, id: string, key: string, contentType: string, retryable = false) {
+    try {
+      const object = await this.options.store.get(key);
+      if (!object) throw notFound(`File ${key} not found`);
+      const data = await readAll(object.body);
+      const { engine, blocks } = await analyzeLocally(data, contentType, this.options.limits);
+      const views = deriveViews(blocks);
+      return await db.documentAnalysis.update({
+        where: { id },
+        data: {
+          status: 'SUCCEEDED', engine, completedAt: new Date(), pageCount: views.pageCount, blockCount: views.blockCount,
+          tableCount: views.tables.length, formCount: views.forms.length, textContent: views.textContent,
+          result: { blocks, tables: views.tables, forms: views.forms } as never,
+        },
+      });
+    } catch (error) {
+      const message = error instanceof AppError ? error.message : 'The analysis failed unexpectedly';
+      if (!(error instanceof AppError)) this.options.logger.error({ err: error, analysisId: id }, 'analysis failed');
+      const final = error instanceof AppError || !retryable;
+      await db.documentAnalysis.update({
+        where: { id },
+        data: final ? { status: 'FAILED', error: message, completedAt: new Date() } : { status: 'QUEUED', error: message },
+      });
+      throw error;
+    }
+  }
+}
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}

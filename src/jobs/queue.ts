@@ -1,0 +1,20 @@
+import PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
+
+export type JobQueue = PgBoss;
+
+/**
+ * Background work goes through pg-boss: jobs live in PostgreSQL (schema
+ * `pgboss`), so they survive restarts and any instance can take them.
+ */
+export async function startJobQueue(databaseUrl: string, logger: Logger): Promise<JobQueue> {
+  const boss = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss', application_name: 'compliance-jobs', max: 4 });
+  boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
+  await boss.start();
+  return boss;
+}
+
+export async function stopJobQueue(boss: JobQueue) {
+  // Graceful: running jobs finish (up to the timeout) or go back to the queue.
+  await boss.stop({ graceful: true, wait: true, timeout: 20_000 });
+}

@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import { builder } from '../builder.ts';
+import { AppError } from '../errors.ts';
+import { AnalysisKind, AnalysisStatus } from '../generated/prisma/enums.ts';
+import type { FormField } from '../analysis/views.ts';
+import { StoredFile } from './file.ts';
+import { findOr404 } from './find-or-404.ts';
+import { NEWEST_FIRST } from './pagination.ts';
+
+const AnalysisKindEnum = builder.enumType(AnalysisKind, { name: 'AnalysisKind' });
+const AnalysisStatusEnum = builder.enumType(AnalysisStatus, { name: 'AnalysisStatus' });
+
+interface StoredResult {
+  blocks: unknown[];
+  tables: Array<{ page: number; confidence: number; rows: string[][] }>;
+  forms: FormField[];
+}
+const stored = (result: unknown) => (result ?? null) as StoredResult | null;
+
+const AnalysisTable = builder.objectRef<StoredResult['tables'][number]>('AnalysisTable').implement({
+  description: 'A table as rows of cell texts.',
+  fields: (t) => ({
+    page: t.exposeInt('page'),
+    confidence: t.exposeFloat('confidence'),
+    rows: t.field({ type: [['String']] as never, resolve: (table) => table.rows }),
+  }),
+});
+
+const FormFieldRef = builder.objectRef<FormField>('FormField').implement({
+  description: 'A key/value pair found on a form.',
+  fields: (t) => ({
+    key: t.exposeString('key'),
+    value: t.exposeString('value'),
+    confidence: t.exposeFloat('confidence'),
+    page: t.exposeInt('page'),
+  }),
+});
+
+export const DocumentAnalysis = builder.prismaObject('DocumentAnalysis', {
+  description: 'One extraction run over a stored file, in AWS Textract\'s block model.',
+  fields: (t) => ({
+    jobId: t.exposeID('id', { description: 'The analysis id; for queued runs, the job id.' }),
+    fileKey: t.string({ select: { file: { select: { key: true } } }, resolve: (a) => a.file.key }),
+    kind: t.expose('kind', { type: AnalysisKindEnum }),
+    status: t.expose('status', { type: AnalysisStatusEnum }),
+    engine: t.exposeString('engine', { nullable: true }),
+    pageCount: t.exposeInt('pageCount', { nullable: true }),
+    blockCount: t.exposeInt('blockCount', { nullable: true }),
+    tableCount: t.exposeInt('tableCount', { nullable: true }),
+    formCount: t.exposeInt('formCount', { nullable: true }),
+    textContent: t.exposeString('textContent', { nullable: true }),
+    blocks: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'Textract Block objects (PAGE, LINE, WORD, TABLE, CELL, KEY_VALUE_SET).',
+      select: { result: true },
+      resolve: (a) => stored(a.result)?.blocks ?? null,
+    }),
+    tables: t.field({ type: [AnalysisTable], nullable: true, select: { result: true }, resolve: (a) => stored(a.result)?.tables ?? null }),
+    forms: t.field({ type: [FormFieldRef], nullable: true, select: { result: true }, resolve: (a) => stored(a.result)?.forms ?? null }),
+    error: t.exposeString('error', { nullable: true, description: 'Why a FAILED run failed.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+builder.prismaObjectField(StoredFile, 'analyses', (t) =>
+  t.relation('analyses', {
+    description: 'Extraction runs over this file, newest first.',
+    authScopes: { permission: 'document_analysis:read' },
+    query: () => ({ orderBy: NEWEST_FIRST }),
+  }),
+);
+
+const fileKey = z.string().min(1, 'must not be empty').max(300, 'must be at most 300 characters');
+
+builder.queryFields((t) => ({
+  documentAnalysis: t.prismaField({
+    type: DocumentAnalysis,
+    description: 'An analysis (or queued job) by id; NOT_FOUND for unknown ids and other organizations\' ids.',
+    authScopes: { permission: 'document_analysis:read' },
+    args: { jobId: t.arg.id({ required: true }) },
+    resolve: async (query, _root, { jobId }, { db }) => {
+      await findOr404('Analysis job', jobId, (id) => db.documentAnalysis.findUnique({ where: { id }, select: { id: true } }));
+      return db.documentAnalysis.findUniqueOrThrow({ ...query, where: { id: jobId } });
+    },
+  }),
+  parseDocument: t.prismaField({
+    type: DocumentAnalysis,
+    description: 'Extracts the text of a stored file now (recorded as a TEXT analysis).',
+    authScopes: { permission: 'document_analysis:write' },
+    args: { fileKey: t.arg.string({ required: true, validate: fileKey }) },
+    resolve: async (query, _root, args, { db, analysis, apiKey }) => {
+      const { id } = await analysis.analyzeNow(db, apiKey.organizationId, args.fileKey, 'TEXT');
+      return db.documentAnalysis.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  analyzeDocument: t.prismaField({
+    type: DocumentAnalysis,
+    description: 'Extracts text and layout of a stored file now.',
+    authScopes: { permission: 'document_analysis:write' },
+    args: { fileKey: t.arg.string({ required: true, validate: fileKey }) },
+    resolve: async (query, _root, args, { db, analysis, apiKey }) => {
+      const { id } = await analysis.analyzeNow(db, apiKey.organizationId, args.fileKey, 'TEXT');
+      return db.documentAnalysis.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+  analyzeDocumentAsync: t.prismaField({
+    type: DocumentAnalysis,
+    description:
+      'Queues a detailed analysis. With wait (default) it returns once the job is done (or the wait times out, status QUEUED/RUNNING); without, at once.',
+    authScopes: { permission: 'document_analysis:write' },
+    args: {
+      fileKey: t.arg.string({ required: true, validate: fileKey }),
+      wait: t.arg.boolean({ required: false, defaultValue: true }),
+    },
+    resolve: async (query, _root, args, { db, analysis, apiKey }) => {
+      const queued = await analysis.enqueue(db, apiKey.organizationId, args.fileKey);
+      if (args.wait !== false) {
+        const done = await analysis.waitFor(db, queued.id);
+        if (done.status === 'FAILED') {
+          const { error } = await db.documentAnalysis.findUniqueOrThrow({ where: { id: queued.id }, select: { error: true } });
+          throw new AppError('UNPROCESSABLE', error ?? 'The analysis failed');
+        }
+      }
+      return db.documentAnalysis.findUniqueOrThrow({ ...query, where: { id: queued.id } });
+    },
+  }),
+}));

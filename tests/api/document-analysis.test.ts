@@ -1,0 +1,193 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Block } from '../../src/analysis/blocks.ts';
+import type { RunningService } from '../../src/service.ts';
+import { graphqlClient, restClient } from '../helpers/http.ts';
+import { scannedPdf, textImage, textPdf } from '../helpers/sample-files.ts';
+import { createOrganization, startTestService, type TestOrganization } from '../helpers/service.ts';
+import { formWith, upload } from '../helpers/uploads.ts';
+
+let service: RunningService;
+let org: TestOrganization;
+let rest: ReturnType<typeof restClient>;
+
+async function stored(data: Buffer, name = 'doc.pdf', key = org.key) {
+  const response = await upload(service.url, key, 'private', formWith([{ name: 'file', data, filename: name }]));
+  expect(response.status).toBe(201);
+  return response.body.fileKey as string;
+}
+
+/** Words found in `text`, as a share of `expected` words (case-insensitive). */
+function recall(expected: string, text: string) {
+  const found = new Set(text.toLowerCase().split(/\s+/));
+  const words = expected.toLowerCase().split(/\s+/).filter(Boolean);
+  return words.filter((w) => found.has(w)).length / words.length;
+}
+
+function checkBlockModel(blocks: Block[]) {
+  const byId = new Map(blocks.map((b) => [b.Id, b]));
+  for (const block of blocks) {
+    expect(['PAGE', 'LINE', 'WORD', 'TABLE', 'CELL', 'KEY_VALUE_SET']).toContain(block.BlockType);
+    const box = block.Geometry.BoundingBox;
+    for (const v of [box.Left, box.Top, box.Width, box.Height]) expect(v).toBeGreaterThanOrEqual(0);
+    expect(box.Left + box.Width).toBeLessThanOrEqual(1.000001);
+    expect(box.Top + box.Height).toBeLessThanOrEqual(1.000001);
+    expect(block.Geometry.Polygon).toHaveLength(4);
+    for (const relationship of block.Relationships ?? []) for (const id of relationship.Ids) expect(byId.has(id)).toBe(true);
+    if (block.BlockType === 'LINE') {
+      const words = block.Relationships![0]!.Ids.map((id) => byId.get(id)!);
+      expect(words.every((w) => w.BlockType === 'WORD')).toBe(true);
+      expect(words.map((w) => w.Text).join(' ')).toBe(block.Text);
+    }
+  }
+}
+
+beforeAll(async () => {
+  service = await startTestService({ env: { ANALYSIS_MAX_PAGES: '3', ANALYSIS_WAIT_TIMEOUT_MS: '20000' } });
+  org = await createOrganization(service.db);
+  rest = restClient(service.url, org.key);
+});
+afterAll(() => service.stop());
+
+describe('POST /v1/document-analysis/analyze', () => {
+  it('extracts the text layer of a PDF in Textract blocks', async () => {
+    const fileKey = await stored(await textPdf([['Certificate of Incorporation', 'Company Name: Acme Holdings Ltd'], ['Second page']]));
+    const response = await rest('POST', '/v1/document-analysis/analyze', { fileKey });
+    expect(response.status).toBe(200);
+    const { data } = response.body;
+    expect(response.body.success).toBe(true);
+    expect(data).toMatchObject({
+      status: 'SUCCEEDED', engine: 'local', fileKey, pageCount: 2, tableCount: 0, formCount: 0,
+      textContent: 'Certificate of Incorporation\nCompany Name: Acme Holdings Ltd\n\nSecond page',
+    });
+    const blocks = data.blocks as Block[];
+    expect(data.blockCount).toBe(blocks.length);
+    expect(blocks.filter((b) => b.BlockType === 'PAGE').map((b) => b.Page)).toEqual([1, 2]);
+    expect(blocks.filter((b) => b.BlockType === 'LINE').map((b) => b.Text)).toEqual([
+      'Certificate of Incorporation', 'Company Name: Acme Holdings Ltd', 'Second page',
+    ]);
+    checkBlockModel(blocks);
+    const title = blocks.find((b) => b.Text === 'Certificate')!;
+    // 72 pt from the left of a 595 pt page, near the top.
+    expect(title.Geometry.BoundingBox.Left).toBeCloseTo(72 / 595, 2);
+    expect(title.Geometry.BoundingBox.Top).toBeLessThan(0.1);
+  });
+
+  it('reads images and scanned PDFs by OCR', async () => {
+    const lines = ['Proof of address', 'Jane Example 12 High Street London'];
+    const image = await rest('POST', '/v1/document-analysis/analyze', { fileKey: await stored(await textImage(lines), 'bill.png') });
+    expect(image.status).toBe(200);
+    expect(recall(lines.join(' '), image.body.data.textContent)).toBeGreaterThanOrEqual(0.9);
+    checkBlockModel(image.body.data.blocks);
+    const scan = await rest('POST', '/v1/document-analysis/analyze', { fileKey: await stored(await scannedPdf(lines), 'scan.pdf') });
+    expect(scan.status).toBe(200);
+    expect(scan.body.data.pageCount).toBe(1);
+    expect(recall(lines.join(' '), scan.body.data.textContent)).toBeGreaterThanOrEqual(0.9);
+  }, 60_000);
+
+  it('answers 422 for a corrupt file or too many pages, and records the failure', async () => {
+    const corrupt = await rest('POST', '/v1/document-analysis/analyze', { fileKey: await stored(Buffer.from('%PDF-1.7\nnot really a pdf')) });
+    expect(corrupt.status).toBe(422);
+    expect(corrupt.body.message).toMatch(/^file: the PDF could not be read/);
+    const long = await rest('POST', '/v1/document-analysis/analyze', { fileKey: await stored(await textPdf([['1'], ['2'], ['3'], ['4']])) });
+    expect(long.status).toBe(422);
+    expect(long.body.message).toBe('file: the PDF has 4 pages; the limit is 3');
+    expect(await service.db.documentAnalysis.count({ where: { organizationId: org.id, status: 'FAILED' } })).toBe(2);
+  });
+
+  it('answers 404 for unknown and foreign keys, 400 without one', async () => {
+    expect((await rest('POST', '/v1/document-analysis/analyze', { fileKey: `private/${org.id}/nope.pdf` })).status).toBe(404);
+    const other = await createOrganization(service.db);
+    const foreign = await stored(await textPdf([['theirs']]), 'x.pdf', other.key);
+    const response = await rest('POST', '/v1/document-analysis/analyze', { fileKey: foreign });
+    expect(response.status).toBe(404);
+    expect(response.body.message).toBe(`File ${foreign} not found`);
+    expect((await rest('POST', '/v1/document-analysis/analyze', {})).body.message).toBe('fileKey: is required');
+  });
+});
+
+describe('GET /v1/document-analysis/parse/{fileKey}', () => {
+  it('returns text and counts for a percent-encoded key', async () => {
+    const fileKey = await stored(await textPdf([['Shareholder register', 'Alice 60%']]));
+    const response = await rest('GET', `/v1/document-analysis/parse/${encodeURIComponent(fileKey)}`);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      success: true,
+      data: { textContent: 'Shareholder register\nAlice 60%', blockCount: expect.any(Number), tableCount: 0, formCount: 0 },
+    });
+    expect(response.body.data.blockCount).toBe(1 + 2 + 4);
+  });
+});
+
+describe('POST /v1/document-analysis/analyze-async', () => {
+  it('waits for the queued job by default and returns the full result with its job id', async () => {
+    const fileKey = await stored(await textPdf([['Articles of Association']]));
+    const response = await rest('POST', '/v1/document-analysis/analyze-async', { fileKey });
+    expect(response.status).toBe(200);
+    expect(response.body.data).toMatchObject({ status: 'SUCCEEDED', textContent: 'Articles of Association', tables: [], forms: [] });
+    const job = await rest('GET', `/v1/document-analysis/jobs/${response.body.data.jobId}`);
+    expect(job.status).toBe(200);
+    expect(job.body.data).toMatchObject({ jobId: response.body.data.jobId, kind: 'DOCUMENT', status: 'SUCCEEDED', blockCount: response.body.data.blockCount });
+  });
+
+  it.each([
+    ['Prefer: respond-async', '', { prefer: 'respond-async' }],
+    ['?wait=false', '?wait=false', {}],
+  ])('answers 202 at once with %s, and the job finishes in the background', async (_how, query, headers) => {
+    const fileKey = await stored(await textPdf([['Bank statement']]));
+    const response = await rest('POST', `/v1/document-analysis/analyze-async${query}`, { fileKey }, headers);
+    expect(response.status).toBe(202);
+    expect(['QUEUED', 'RUNNING']).toContain(response.body.data.status);
+    const { jobId } = response.body.data;
+    let job = response.body.data;
+    for (let i = 0; i < 100 && job.status !== 'SUCCEEDED'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      job = (await rest('GET', `/v1/document-analysis/jobs/${jobId}`)).body.data;
+    }
+    expect(job).toMatchObject({ status: 'SUCCEEDED', textContent: 'Bank statement' });
+  });
+
+  it('refuses a bad wait value, and a failing job is a 422', async () => {
+    expect((await rest('POST', '/v1/document-analysis/analyze-async?wait=maybe', { fileKey: 'x' })).status).toBe(400);
+    const failed = await rest('POST', '/v1/document-analysis/analyze-async', { fileKey: await stored(Buffer.from('%PDF-1.7\nbroken')) });
+    expect(failed.status).toBe(422);
+  });
+
+  it('keeps jobs in PostgreSQL: one instance queues, another finishes', async () => {
+    const first = await startTestService();
+    const fileKey = await stored(await textPdf([['Survives a restart']]));
+    const queued = await restClient(first.url, org.key)('POST', '/v1/document-analysis/analyze-async?wait=false', { fileKey });
+    expect(queued.status).toBe(202);
+    await first.stop();
+    let job = queued.body.data;
+    for (let i = 0; i < 150 && job.status !== 'SUCCEEDED'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      job = (await rest('GET', `/v1/document-analysis/jobs/${job.jobId}`)).body.data;
+    }
+    expect(job.status).toBe('SUCCEEDED');
+  }, 60_000);
+
+  it('hides jobs of other organizations', async () => {
+    const fileKey = await stored(await textPdf([['Private job']]));
+    const { jobId } = (await rest('POST', '/v1/document-analysis/analyze-async', { fileKey })).body.data;
+    const other = await createOrganization(service.db);
+    const response = await restClient(service.url, other.key)('GET', `/v1/document-analysis/jobs/${jobId}`);
+    expect(response.status).toBe(404);
+    expect(response.body.message).toBe(`Analysis job ${jobId} not found`);
+  });
+});
+
+describe('GraphQL', () => {
+  it('analyzes and shows the results from a case through its documents', async () => {
+    const gql = graphqlClient(service.url, org.key);
+    const fileKey = await stored(await textPdf([['Passport of Jane Example']]));
+    const caseId = (await rest('POST', '/v1/consumer-cases', { email: 'jane@example.com' })).body.id;
+    await rest('POST', '/v1/documents', { fileKey, type: 'PASSPORT', consumerCaseId: caseId });
+    const analyzed = await gql('mutation ($k: String!) { analyzeDocument(fileKey: $k) { jobId status textContent } }', { k: fileKey });
+    expect(analyzed.data.analyzeDocument).toMatchObject({ status: 'SUCCEEDED', textContent: 'Passport of Jane Example' });
+    const viaCase = await gql(`query ($id: ID!) { consumerCase(id: $id) { documents { edges { node { type file { analyses { jobId textContent } } } } } } }`, { id: caseId });
+    expect(viaCase.data.consumerCase.documents.edges[0].node).toEqual({
+      type: 'PASSPORT',
+      file: { analyses: [{ jobId: analyzed.data.analyzeDocument.jobId, textContent: 'Passport of Jane Example' }] },
+    });
+  });
+});
