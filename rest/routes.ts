@@ -17,6 +17,7 @@ import {
   DeleteFileDocument,
   AnalyzeDocumentAsyncDocument,
   AnalyzeDocumentDocument,
+  AnalyzeIdentityDocumentDocument,
   GetAnalysisJobDocument,
   ParseDocumentDocument,
   CreateDocumentDocument,
@@ -197,5 +198,10 @@ export const routes: RestRoute[] = [
     method: 'GET', path: '/v1/document-analysis/parse/:fileKey', summary: 'Text and counts of a stored file (key percent-encoded)',
     operation: ParseDocumentDocument,
     variables: { fileKey: fromPath('fileKey') }, result: 'parseDocument', envelope: 'data', status: 200,
+  }),
+  route({
+    method: 'POST', path: '/v1/document-analysis/analyze-id', summary: 'Identity fields of a passport or ID card',
+    operation: AnalyzeIdentityDocumentDocument,
+    variables: { fileKey: fromBody('fileKey') }, result: 'analyzeIdentityDocument', envelope: 'data', status: 200,
   }),
 ];

@@ -8,6 +8,7 @@ import type { AnalysisKind } from '../generated/prisma/enums.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
 import { type AnalysisLimits, analyzeLocally } from './engines/local.ts';
+import { identityFromBlocks } from './identity.ts';
 import { deriveViews } from './views.ts';
 
 export const ANALYSIS_QUEUE = 'document-analysis';
@@ -55,7 +56,7 @@ export class AnalysisService {
     const analysis = await db.documentAnalysis.create({
       data: { organizationId, fileId: file.id, kind, status: 'RUNNING', startedAt: new Date() },
     });
-    return this.execute(db, analysis.id, file.key, file.contentType);
+    return this.execute(db, analysis.id, file.key, file.contentType, false, kind === 'IDENTITY');
   }
 
   /** Queues an analysis and returns its record (its id is the job id). */
@@ -96,19 +97,20 @@ export class AnalysisService {
   }
 
   /** Runs the engine and records the outcome; `retryable` failures go back to QUEUED for the queue's retry. */
-  private async execute(db: TenantDatabase, id: string, key: string, contentType: string, retryable = false) {
+  private async execute(db: TenantDatabase, id: string, key: string, contentType: string, retryable = false, identity = false) {
     try {
       const object = await this.options.store.get(key);
       if (!object) throw notFound(`File ${key} not found`);
       const data = await readAll(object.body);
       const { engine, blocks } = await analyzeLocally(data, contentType, this.options.limits);
       const views = deriveViews(blocks);
+      const identityResult = identity ? identityFromBlocks(blocks) : undefined;
       return await db.documentAnalysis.update({
         where: { id },
         data: {
           status: 'SUCCEEDED', engine, completedAt: new Date(), pageCount: views.pageCount, blockCount: views.blockCount,
           tableCount: views.tables.length, formCount: views.forms.length, textContent: views.textContent,
-          result: { blocks, tables: views.tables, forms: views.forms } as never,
+          result: { blocks, tables: views.tables, forms: views.forms, ...(identityResult ? { identity: identityResult } : {}) } as never,
         },
       });
     } catch (error) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { builder } from '../builder.ts';
 import { AppError } from '../errors.ts';
 import { AnalysisKind, AnalysisStatus } from '../generated/prisma/enums.ts';
+import type { IdentityResult, MrzCheck } from '../analysis/identity.ts';
 import type { FormField } from '../analysis/views.ts';
 import { StoredFile } from './file.ts';
 import { findOr404 } from './find-or-404.ts';
@@ -14,6 +15,7 @@ interface StoredResult {
   blocks: unknown[];
   tables: Array<{ page: number; confidence: number; rows: string[][] }>;
   forms: FormField[];
+  identity?: IdentityResult;
 }
 const stored = (result: unknown) => (result ?? null) as StoredResult | null;
 
@@ -33,6 +35,26 @@ const FormFieldRef = builder.objectRef<FormField>('FormField').implement({
     value: t.exposeString('value'),
     confidence: t.exposeFloat('confidence'),
     page: t.exposeInt('page'),
+  }),
+});
+
+const MrzCheckDigits = builder.objectRef<MrzCheck['checkDigits']>('MrzCheckDigits').implement({
+  description: 'Whether each MRZ check digit matches (null when the format has none).',
+  fields: (t) => ({
+    documentNumber: t.exposeBoolean('documentNumber', { nullable: true }),
+    birthDate: t.exposeBoolean('birthDate', { nullable: true }),
+    expirationDate: t.exposeBoolean('expirationDate', { nullable: true }),
+    composite: t.exposeBoolean('composite', { nullable: true }),
+  }),
+});
+
+const MrzCheckRef = builder.objectRef<MrzCheck>('MrzCheck').implement({
+  description: 'The machine-readable zone as read, and whether its check digits hold.',
+  fields: (t) => ({
+    format: t.exposeString('format'),
+    valid: t.exposeBoolean('valid'),
+    lines: t.exposeStringList('lines'),
+    checkDigits: t.field({ type: MrzCheckDigits, resolve: (mrz) => mrz.checkDigits }),
   }),
 });
 
@@ -58,6 +80,15 @@ export const DocumentAnalysis = builder.prismaObject('DocumentAnalysis', {
     }),
     tables: t.field({ type: [AnalysisTable], nullable: true, select: { result: true }, resolve: (a) => stored(a.result)?.tables ?? null }),
     forms: t.field({ type: [FormFieldRef], nullable: true, select: { result: true }, resolve: (a) => stored(a.result)?.forms ?? null }),
+    idType: t.string({ nullable: true, select: { result: true }, resolve: (a) => stored(a.result)?.identity?.idType ?? null }),
+    identityDocumentFields: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'Identity analyses: fields in Textract AnalyzeID\'s IdentityDocumentFields shape.',
+      select: { result: true },
+      resolve: (a) => stored(a.result)?.identity?.fields ?? null,
+    }),
+    mrz: t.field({ type: MrzCheckRef, nullable: true, select: { result: true }, resolve: (a) => stored(a.result)?.identity?.mrz ?? null }),
     error: t.exposeString('error', { nullable: true, description: 'Why a FAILED run failed.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
@@ -105,6 +136,16 @@ builder.mutationFields((t) => ({
     args: { fileKey: t.arg.string({ required: true, validate: fileKey }) },
     resolve: async (query, _root, args, { db, analysis, apiKey }) => {
       const { id } = await analysis.analyzeNow(db, apiKey.organizationId, args.fileKey, 'TEXT');
+      return db.documentAnalysis.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+  analyzeIdentityDocument: t.prismaField({
+    type: DocumentAnalysis,
+    description: 'Reads the identity fields of a passport or ID card (from its MRZ) now.',
+    authScopes: { permission: 'document_analysis:write' },
+    args: { fileKey: t.arg.string({ required: true, validate: fileKey }) },
+    resolve: async (query, _root, args, { db, analysis, apiKey }) => {
+      const { id } = await analysis.analyzeNow(db, apiKey.organizationId, args.fileKey, 'IDENTITY');
       return db.documentAnalysis.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),

@@ -46,6 +46,7 @@ const DOCUMENTED: Record<string, Permission> = {
   'POST /v1/document-analysis/analyze-async': 'document_analysis:write',
   'GET /v1/document-analysis/jobs/:jobId': 'document_analysis:read',
   'GET /v1/document-analysis/parse/:fileKey': 'document_analysis:write',
+  'POST /v1/document-analysis/analyze-id': 'document_analysis:write',
 };
 
 /** A concrete request for every route of the table, with plausible values. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Block } from '../../src/analysis/blocks.ts';
 import type { RunningService } from '../../src/service.ts';
 import { graphqlClient, restClient } from '../helpers/http.ts';
-import { scannedPdf, textImage, textPdf } from '../helpers/sample-files.ts';
+import { passportImage, passportMrz, scannedPdf, textImage, textPdf } from '../helpers/sample-files.ts';
 import { createOrganization, startTestService, type TestOrganization } from '../helpers/service.ts';
 import { formWith, upload } from '../helpers/uploads.ts';
 
@@ -173,6 +173,58 @@ describe('POST /v1/document-analysis/analyze-async', () => {
     const response = await restClient(service.url, other.key)('GET', `/v1/document-analysis/jobs/${jobId}`);
     expect(response.status).toBe(404);
     expect(response.body.message).toBe(`Analysis job ${jobId} not found`);
+  });
+});
+
+describe('POST /v1/document-analysis/analyze-id', () => {
+  const holder = {
+    lastName: 'EXAMPLE', firstNames: ['JANE', 'MARIE'], documentNumber: '123456789', nationality: 'GBR',
+    birthDate: '850310', sex: 'F' as const, expirationDate: '300101',
+  };
+
+  it('reads a passport\'s MRZ into Textract AnalyzeID fields with valid check digits', async () => {
+    const fileKey = await stored(await passportImage(holder), 'passport.png');
+    const response = await rest('POST', '/v1/document-analysis/analyze-id', { fileKey });
+    expect(response.status).toBe(200);
+    const { data } = response.body;
+    expect(data).toMatchObject({ status: 'SUCCEEDED', idType: 'PASSPORT', fileKey });
+    const fields = Object.fromEntries(
+      (data.IdentityDocumentFields as Array<{ Type: { Text: string }; ValueDetection: { Text: string; NormalizedValue?: { Value: string }; Confidence: number } }>)
+        .map((f) => [f.Type.Text, f.ValueDetection]),
+    );
+    expect(fields.FIRST_NAME!.Text).toBe('JANE');
+    expect(fields.MIDDLE_NAME!.Text).toBe('MARIE');
+    expect(fields.LAST_NAME!.Text).toBe('EXAMPLE');
+    expect(fields.DOCUMENT_NUMBER!.Text).toBe('123456789');
+    expect(fields.DATE_OF_BIRTH!.NormalizedValue!.Value).toBe('1985-03-10T00:00:00');
+    expect(fields.EXPIRATION_DATE!.NormalizedValue!.Value).toBe('2030-01-01T00:00:00');
+    expect(fields.ID_TYPE!.Text).toBe('PASSPORT');
+    expect(fields.COUNTRY!.Text).toBe('GBR');
+    expect(fields.MRZ_CODE!.Text).toBe(passportMrz(holder).join('\n'));
+    expect(fields.DOCUMENT_NUMBER!.Confidence).toBeGreaterThan(90);
+    expect(data.mrz).toEqual({
+      format: 'TD3', valid: true, lines: passportMrz(holder),
+      checkDigits: { documentNumber: true, birthDate: true, expirationDate: true, composite: true },
+    });
+  }, 30_000);
+
+  it('reports a failing check digit instead of hiding it', async () => {
+    const [line1, line2] = passportMrz(holder);
+    // One digit of the document number changed after the check digit was computed.
+    const forged = `${line2.slice(0, 3)}9${line2.slice(4)}`;
+    const image = await textImage(['PASSPORT', line1, forged], { font: 'Sample Mono', fontSize: 46, width: 1800 });
+    const response = await rest('POST', '/v1/document-analysis/analyze-id', { fileKey: await stored(image, 'forged.png') });
+    expect(response.status).toBe(200);
+    expect(response.body.data.mrz.valid).toBe(false);
+    expect(response.body.data.mrz.checkDigits.documentNumber).toBe(false);
+    const number = response.body.data.IdentityDocumentFields.find((f: { Type: { Text: string } }) => f.Type.Text === 'DOCUMENT_NUMBER');
+    expect(number.ValueDetection.Confidence).toBeLessThan(50);
+  }, 30_000);
+
+  it('answers 422 when there is no MRZ', async () => {
+    const response = await rest('POST', '/v1/document-analysis/analyze-id', { fileKey: await stored(await textPdf([['Just a letter']])) });
+    expect(response.status).toBe(422);
+    expect(response.body.message).toMatch(/^file: no machine-readable zone \(MRZ\) was found/);
   });
 });
 

@@ -54,16 +54,32 @@ export const REFUSED = {
   'GIF image': Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(64)]),
 } as const;
 
+// Fonts from an npm package, so drawings do not depend on the machine's fonts.
+const FONTS = new URL('../../node_modules/dejavu-fonts-ttf/ttf/', import.meta.url);
+let fontsLoaded = false;
+async function canvasWithFonts() {
+  const canvas = await import('@napi-rs/canvas');
+  if (!fontsLoaded) {
+    canvas.GlobalFonts.registerFromPath(new URL('DejaVuSans.ttf', FONTS).pathname, 'Sample Sans');
+    canvas.GlobalFonts.registerFromPath(new URL('DejaVuSansMono.ttf', FONTS).pathname, 'Sample Mono');
+    fontsLoaded = true;
+  }
+  return canvas;
+}
+
 /** A PNG of dark text lines on white, drawn with @napi-rs/canvas. */
-export async function textImage(lines: string[], options: { width?: number; fontSize?: number } = {}): Promise<Buffer> {
-  const { createCanvas } = await import('@napi-rs/canvas');
+export async function textImage(
+  lines: string[],
+  options: { width?: number; fontSize?: number; font?: 'Sample Sans' | 'Sample Mono' } = {},
+): Promise<Buffer> {
+  const { createCanvas } = await canvasWithFonts();
   const fontSize = options.fontSize ?? 40;
   const canvas = createCanvas(options.width ?? 1600, 120 + lines.length * fontSize * 2);
   const context = canvas.getContext('2d');
   context.fillStyle = 'white';
   context.fillRect(0, 0, canvas.width, canvas.height);
   context.fillStyle = 'black';
-  context.font = `${fontSize}px sans-serif`;
+  context.font = `${fontSize}px "${options.font ?? 'Sample Sans'}"`;
   lines.forEach((line, i) => context.fillText(line, 80, 100 + i * fontSize * 2));
   return canvas.toBuffer('image/png');
 }
@@ -88,4 +104,62 @@ export async function scannedPdf(lines: string[]): Promise<Buffer> {
   const page = document.addPage([595, 842]);
   page.drawImage(image, { x: 0, y: 842 - (image.height * 595) / image.width, width: 595, height: (image.height * 595) / image.width });
   return Buffer.from(await document.save());
+}
+
+/** ICAO 9303 check digit (weights 7, 3, 1). */
+export function mrzCheckDigit(value: string): string {
+  const weights = [7, 3, 1];
+  let sum = 0;
+  [...value].forEach((char, i) => {
+    const n = char === '<' ? 0 : /\d/.test(char) ? Number(char) : char.charCodeAt(0) - 55;
+    sum += n * weights[i % 3]!;
+  });
+  return String(sum % 10);
+}
+
+export interface PassportHolder {
+  lastName: string;
+  firstNames: string[];
+  documentNumber: string;
+  nationality: string;
+  birthDate: string; // YYMMDD
+  sex: 'M' | 'F';
+  expirationDate: string; // YYMMDD
+}
+
+/** The two 44-character lines of a TD3 (passport) MRZ with valid check digits. */
+export function passportMrz(holder: PassportHolder): [string, string] {
+  const name = `${holder.lastName}<<${holder.firstNames.join('<')}`;
+  const line1 = `P<${holder.nationality}${name}`.padEnd(44, '<').slice(0, 44);
+  const doc = holder.documentNumber.padEnd(9, '<');
+  const personal = ''.padEnd(14, '<');
+  const parts = [
+    doc + mrzCheckDigit(doc),
+    holder.nationality,
+    holder.birthDate + mrzCheckDigit(holder.birthDate),
+    holder.sex,
+    holder.expirationDate + mrzCheckDigit(holder.expirationDate),
+    personal + mrzCheckDigit(personal),
+  ];
+  const composite = mrzCheckDigit(parts[0]! + parts[2]! + parts[4]! + parts[5]!);
+  return [line1, parts.join('') + composite];
+}
+
+/** A passport data page: printed fields and the MRZ at the bottom, as PNG. */
+export async function passportImage(holder: PassportHolder): Promise<Buffer> {
+  const { createCanvas } = await canvasWithFonts();
+  const canvas = createCanvas(1800, 1100);
+  const context = canvas.getContext('2d');
+  context.fillStyle = 'white';
+  context.fillRect(0, 0, canvas.width, canvas.height);
+  context.fillStyle = 'black';
+  context.font = '40px "Sample Sans"';
+  context.fillText('PASSPORT', 80, 100);
+  context.fillText(`Surname: ${holder.lastName}`, 80, 220);
+  context.fillText(`Given names: ${holder.firstNames.join(' ')}`, 80, 300);
+  context.font = '46px "Sample Mono"';
+  const [line1, line2] = passportMrz(holder);
+  context.fillText(line1, 60, 900);
+  context.fillText(line2, 60, 990);
+  return canvas.toBuffer('image/png');
 }

@@ -1,0 +1,136 @@
+import { parse, type ParseResult } from 'mrz';
+import { AppError } from '../errors.ts';
+import type { Block } from './blocks.ts';
+
+/** One field in AWS Textract AnalyzeID's shape. */
+export interface IdentityDocumentField {
+  Type: { Text: string };
+  ValueDetection: { Text: string; NormalizedValue?: { Value: string; ValueType: 'Date' }; Confidence: number };
+}
+
+export interface MrzCheck {
+  format: string;
+  valid: boolean;
+  lines: string[];
+  checkDigits: { documentNumber: boolean | null; birthDate: boolean | null; expirationDate: boolean | null; composite: boolean | null };
+}
+
+export interface IdentityResult {
+  idType: 'PASSPORT' | 'ID_CARD' | 'DRIVERS_LICENSE' | 'OTHER';
+  fields: IdentityDocumentField[];
+  mrz: MrzCheck;
+}
+
+const LENGTHS = [44, 36, 30];
+
+/** OCR text in the MRZ alphabet: upper case, no spaces, common misreadings of `<` mended. */
+function mrzCandidate(text: string): string {
+  return text
+    .toUpperCase()
+    .replace(/[«‹<(\[{]/g, '<')
+    .replace(/\s+/g, '')
+    .replace(/[^A-Z0-9<]/g, '');
+}
+
+/** The machine-readable zone: the last run of 2 (TD3, TD2) or 3 (TD1) MRZ-looking lines. */
+export function findMrz(lines: string[]): string[] | null {
+  const candidates = lines.map(mrzCandidate);
+  for (const length of LENGTHS) {
+    const count = length === 30 ? 3 : 2;
+    const fits = (line: string | undefined) => line !== undefined && Math.abs(line.length - length) <= 2 && line.includes('<');
+    for (let end = candidates.length; end >= count; end--) {
+      const run = candidates.slice(end - count, end);
+      if (run.every(fits)) {
+        const fixed = run.map((line) => line.padEnd(length, '<').slice(0, length));
+        const nameLine = length === 30 ? 2 : 0;
+        fixed[nameLine] = cleanNameFiller(fixed[nameLine]!, length === 30 ? 0 : 5);
+        return fixed;
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * In the name field, `<<` after the surname separator ends the given names;
+ * OCR often reads stray letters in the filler that follows (a `<` seen as
+ * `c`), which would otherwise become a middle name.
+ */
+function cleanNameFiller(line: string, nameStart: number): string {
+  const separator = line.indexOf('<<', nameStart);
+  if (separator < 0) return line;
+  const end = line.indexOf('<<', separator + 2);
+  return end < 0 ? line : line.slice(0, end).padEnd(line.length, '<');
+}
+
+/** YYMMDD as an ISO date; birth dates are in the past, expiry dates within the century ahead. */
+function mrzDate(value: string | null | undefined, kind: 'birth' | 'expiry'): string | null {
+  if (!value || !/^\d{6}$/.test(value)) return null;
+  const yy = Number(value.slice(0, 2));
+  const now = new Date().getUTCFullYear() % 100;
+  const century = kind === 'birth' ? (yy > now ? 1900 : 2000) : yy < now - 50 ? 2100 : 2000;
+  return `${century + yy}-${value.slice(2, 4)}-${value.slice(4, 6)}`;
+}
+
+function checkDigit(result: ParseResult, field: string): boolean | null {
+  const detail = result.details.find((d) => d.field === field);
+  return detail ? detail.valid : null;
+}
+
+/**
+ * Identity fields from the MRZ of a passport or ID card (OCR lines from the
+ * blocks), in Textract AnalyzeID's shape, with the check digits' verdicts.
+ * A field whose check digit fails keeps its value but a low confidence.
+ */
+export function identityFromBlocks(blocks: Block[]): IdentityResult {
+  const lines = blocks.filter((b) => b.BlockType === 'LINE');
+  const mrzLines = findMrz(lines.map((l) => l.Text ?? ''));
+  if (!mrzLines) {
+    throw new AppError('UNPROCESSABLE', 'file: no machine-readable zone (MRZ) was found; send a clear image of the passport or ID card page');
+  }
+  const result = parse(mrzLines, { autocorrect: true });
+  const ocrConfidence = Math.min(99, ...lines.slice(-mrzLines.length).map((l) => l.Confidence ?? 0));
+  // A field confirmed by its check digit is as sure as it gets; a valid MRZ
+  // overall vouches for the rest; otherwise the OCR's own confidence stands.
+  const base = result.valid ? 90 : ocrConfidence;
+  const fields = result.fields;
+  const checks = {
+    documentNumber: checkDigit(result, 'documentNumberCheckDigit'),
+    birthDate: checkDigit(result, 'birthDateCheckDigit'),
+    expirationDate: checkDigit(result, 'expirationDateCheckDigit'),
+    composite: checkDigit(result, 'compositeCheckDigit'),
+  };
+  const confidence = (valid: boolean | null) => (valid === true ? 99 : valid === false ? Math.round(base * 50) / 100 : base);
+  const [firstName = '', ...middle] = (fields.firstName ?? '').split(' ').filter(Boolean);
+  const code = fields.documentCode ?? '';
+  const idType = code.startsWith('P') ? 'PASSPORT' : /^[IAC]/.test(code) ? 'ID_CARD' : 'OTHER';
+  const field = (type: string, text: string | null | undefined, valid: boolean | null = null, date?: string | null): IdentityDocumentField => ({
+    Type: { Text: type },
+    ValueDetection: {
+      Text: text ?? '',
+      ...(date ? { NormalizedValue: { Value: `${date}T00:00:00`, ValueType: 'Date' as const } } : {}),
+      Confidence: text ? confidence(valid) : 0,
+    },
+  });
+  const birth = mrzDate(fields.birthDate, 'birth');
+  const expiry = mrzDate(fields.expirationDate, 'expiry');
+  return {
+    idType,
+    fields: [
+      field('FIRST_NAME', firstName),
+      field('LAST_NAME', fields.lastName),
+      field('MIDDLE_NAME', middle.join(' ')),
+      field('DOCUMENT_NUMBER', fields.documentNumber, checks.documentNumber),
+      field('DATE_OF_BIRTH', birth ? `${birth.slice(8, 10)}/${birth.slice(5, 7)}/${birth.slice(0, 4)}` : fields.birthDate, checks.birthDate, birth),
+      field('EXPIRATION_DATE', expiry ? `${expiry.slice(8, 10)}/${expiry.slice(5, 7)}/${expiry.slice(0, 4)}` : fields.expirationDate, checks.expirationDate, expiry),
+      // The MRZ carries no issue date.
+      field('DATE_OF_ISSUE', ''),
+      field('ID_TYPE', idType === 'ID_CARD' ? 'ID CARD' : idType),
+      field('COUNTRY', fields.issuingState),
+      field('NATIONALITY', fields.nationality),
+      field('SEX', fields.sex === 'male' ? 'M' : fields.sex === 'female' ? 'F' : (fields.sex ?? '')),
+      field('MRZ_CODE', mrzLines.join('\n'), checks.composite),
+    ],
+    mrz: { format: result.format, valid: result.valid, lines: mrzLines, checkDigits: checks },
+  };
+}
