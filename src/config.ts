@@ -27,6 +27,9 @@ const EnvSchema = z.object({
   EMBEDDED_S3_PORT: z.coerce.number().int().min(0).max(65535).default(54330),
   MAX_UPLOAD_BYTES: z.coerce.number().int().min(1).default(20 * 1024 * 1024),
   SIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(1).max(604_800).default(900),
+  /** `auto`: Textract when AWS credentials are configured, else local. */
+  DOCUMENT_ANALYSIS_ENGINE: z.enum(['auto', 'local', 'textract']).default('auto'),
+  TEXTRACT_REGION: z.string().optional(),
   ANALYSIS_MAX_PAGES: z.coerce.number().int().min(1).default(30),
   ANALYSIS_MAX_MEGAPIXELS: z.coerce.number().min(0.1).default(40),
   /** How long analyze-async waits for its job before answering 202. */

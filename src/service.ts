@@ -12,6 +12,7 @@ import { createLogger } from './logger.ts';
 import { FileService } from './files/file-service.ts';
 import { AnalysisService } from './analysis/analysis-service.ts';
 import { stopOcr } from './analysis/engines/ocr.ts';
+import { selectEngine } from './analysis/engines/select.ts';
 import { startJobQueue, stopJobQueue } from './jobs/queue.ts';
 import { connectObjectStore } from './storage/connect.ts';
 import { resolve } from 'node:path';
@@ -56,7 +57,7 @@ export async function startService(config: Config, logger = createLogger(config.
   });
   const analysis = new AnalysisService({
     db, store: storage.store, files, logger,
-    limits: { maxPages: config.ANALYSIS_MAX_PAGES, maxMegapixels: config.ANALYSIS_MAX_MEGAPIXELS },
+    engine: selectEngine(config),
     waitTimeoutMs: config.ANALYSIS_WAIT_TIMEOUT_MS,
   });
   const queue = await startJobQueue(databaseUrl, logger);

@@ -7,8 +7,9 @@ import type { FileService } from '../files/file-service.ts';
 import type { AnalysisKind } from '../generated/prisma/enums.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
-import { type AnalysisLimits, analyzeLocally } from './engines/local.ts';
-import { identityFromBlocks } from './identity.ts';
+import type { Block } from './blocks.ts';
+import type { AnalysisEngine } from './engines/engine.ts';
+import type { IdentityResult } from './identity.ts';
 import { deriveViews } from './views.ts';
 
 export const ANALYSIS_QUEUE = 'document-analysis';
@@ -23,7 +24,7 @@ export interface AnalysisServiceOptions {
   store: ObjectStore;
   files: FileService;
   logger: Logger;
-  limits: AnalysisLimits;
+  engine: AnalysisEngine;
   /** How long analyze-async waits for its job before answering 202. */
   waitTimeoutMs: number;
 }
@@ -102,13 +103,21 @@ export class AnalysisService {
       const object = await this.options.store.get(key);
       if (!object) throw notFound(`File ${key} not found`);
       const data = await readAll(object.body);
-      const { engine, blocks } = await analyzeLocally(data, contentType, this.options.limits);
+      const { engine } = this.options;
+      const input = { data, contentType, key };
+      let blocks: Block[];
+      let identityResult: IdentityResult | undefined;
+      if (identity) {
+        identityResult = await engine.identify(input);
+        blocks = [];
+      } else {
+        blocks = await engine.analyze(input);
+      }
       const views = deriveViews(blocks);
-      const identityResult = identity ? identityFromBlocks(blocks) : undefined;
       return await db.documentAnalysis.update({
         where: { id },
         data: {
-          status: 'SUCCEEDED', engine, completedAt: new Date(), pageCount: views.pageCount, blockCount: views.blockCount,
+          status: 'SUCCEEDED', engine: engine.name, completedAt: new Date(), pageCount: views.pageCount, blockCount: views.blockCount,
           tableCount: views.tables.length, formCount: views.forms.length, textContent: views.textContent,
           result: { blocks, tables: views.tables, forms: views.forms, ...(identityResult ? { identity: identityResult } : {}) } as never,
         },

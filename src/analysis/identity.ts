@@ -89,17 +89,13 @@ export function identityFromBlocks(blocks: Block[]): IdentityResult {
     throw new AppError('UNPROCESSABLE', 'file: no machine-readable zone (MRZ) was found; send a clear image of the passport or ID card page');
   }
   const result = parse(mrzLines, { autocorrect: true });
+  const mrz = mrzCheck(mrzLines, result);
   const ocrConfidence = Math.min(99, ...lines.slice(-mrzLines.length).map((l) => l.Confidence ?? 0));
   // A field confirmed by its check digit is as sure as it gets; a valid MRZ
   // overall vouches for the rest; otherwise the OCR's own confidence stands.
   const base = result.valid ? 90 : ocrConfidence;
   const fields = result.fields;
-  const checks = {
-    documentNumber: checkDigit(result, 'documentNumberCheckDigit'),
-    birthDate: checkDigit(result, 'birthDateCheckDigit'),
-    expirationDate: checkDigit(result, 'expirationDateCheckDigit'),
-    composite: checkDigit(result, 'compositeCheckDigit'),
-  };
+  const checks = mrz.checkDigits;
   const confidence = (valid: boolean | null) => (valid === true ? 99 : valid === false ? Math.round(base * 50) / 100 : base);
   const [firstName = '', ...middle] = (fields.firstName ?? '').split(' ').filter(Boolean);
   const code = fields.documentCode ?? '';
@@ -131,6 +127,22 @@ export function identityFromBlocks(blocks: Block[]): IdentityResult {
       field('SEX', fields.sex === 'male' ? 'M' : fields.sex === 'female' ? 'F' : (fields.sex ?? '')),
       field('MRZ_CODE', mrzLines.join('\n'), checks.composite),
     ],
-    mrz: { format: result.format, valid: result.valid, lines: mrzLines, checkDigits: checks },
+    mrz,
+  };
+}
+
+/** The verdict of an MRZ's check digits. */
+export function mrzCheck(lines: string[], parsed?: ParseResult): MrzCheck {
+  const result = parsed ?? parse(lines, { autocorrect: true });
+  return {
+    format: result.format,
+    valid: result.valid,
+    lines,
+    checkDigits: {
+      documentNumber: checkDigit(result, 'documentNumberCheckDigit'),
+      birthDate: checkDigit(result, 'birthDateCheckDigit'),
+      expirationDate: checkDigit(result, 'expirationDateCheckDigit'),
+      composite: checkDigit(result, 'compositeCheckDigit'),
+    },
   };
 }

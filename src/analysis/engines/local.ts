@@ -1,6 +1,8 @@
 import { imageSize } from 'image-size';
 import { AppError } from '../../errors.ts';
 import { type Block, type RecognizedPage, textBlocks } from '../blocks.ts';
+import { identityFromBlocks } from '../identity.ts';
+import type { AnalysisEngine } from './engine.ts';
 import { recognizeImage } from './ocr.ts';
 import { openPdf, pageText, renderPage } from './pdf.ts';
 
@@ -9,26 +11,31 @@ export interface AnalysisLimits {
   maxMegapixels: number;
 }
 
-export interface EngineResult {
-  engine: 'local';
-  blocks: Block[];
-}
 
 const unprocessable = (message: string) => new AppError('UNPROCESSABLE', message);
 const OCR_DPI = 300;
 
 /**
  * The default, offline engine: the text layer of PDFs (pdf.js), OCR
- * (tesseract.js with bundled English data) for images and scanned pages.
+ * (tesseract.js with bundled English data) for images and scanned pages;
+ * identity fields from the MRZ.
  */
-export async function analyzeLocally(data: Buffer, contentType: string, limits: AnalysisLimits): Promise<EngineResult> {
-  if (contentType === 'application/pdf') return { engine: 'local', blocks: textBlocks(await pdfPages(data, limits)) };
+export function localEngine(limits: AnalysisLimits): AnalysisEngine {
+  return {
+    name: 'local',
+    analyze: ({ data, contentType }) => analyzeLocally(data, contentType, limits),
+    identify: async ({ data, contentType }) => identityFromBlocks(await analyzeLocally(data, contentType, limits)),
+  };
+}
+
+export async function analyzeLocally(data: Buffer, contentType: string, limits: AnalysisLimits): Promise<Block[]> {
+  if (contentType === 'application/pdf') return textBlocks(await pdfPages(data, limits));
   if (contentType === 'image/heic' || contentType === 'image/heif') {
     throw unprocessable('file: HEIC/HEIF images cannot be analyzed by the local engine; convert to JPEG or PNG');
   }
   checkPixels(data, limits);
   try {
-    return { engine: 'local', blocks: textBlocks([await recognizeImage(data)]) };
+    return textBlocks([await recognizeImage(data)]);
   } catch (error) {
     throw unprocessable(`file: the image could not be read (${(error as Error).message})`);
   }
