@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Block } from '../../src/analysis/blocks.ts';
 import type { RunningService } from '../../src/service.ts';
 import { graphqlClient, restClient } from '../helpers/http.ts';
-import { passportImage, passportMrz, scannedPdf, textImage, textPdf } from '../helpers/sample-files.ts';
+import { passportImage, passportMrz, placedTextPdf, scannedPdf, tableItems, textImage, textPdf } from '../helpers/sample-files.ts';
 import { createOrganization, startTestService, type TestOrganization } from '../helpers/service.ts';
 import { formWith, upload } from '../helpers/uploads.ts';
 
@@ -56,12 +56,13 @@ describe('POST /v1/document-analysis/analyze', () => {
     const { data } = response.body;
     expect(response.body.success).toBe(true);
     expect(data).toMatchObject({
-      status: 'SUCCEEDED', engine: 'local', fileKey, pageCount: 2, tableCount: 0, formCount: 0,
+      status: 'SUCCEEDED', engine: 'local', fileKey, pageCount: 2, tableCount: 0, formCount: 1,
       textContent: 'Certificate of Incorporation\nCompany Name: Acme Holdings Ltd\n\nSecond page',
     });
     const blocks = data.blocks as Block[];
     expect(data.blockCount).toBe(blocks.length);
     expect(blocks.filter((b) => b.BlockType === 'PAGE').map((b) => b.Page)).toEqual([1, 2]);
+    expect(data.forms).toEqual([{ key: 'Company Name:', value: 'Acme Holdings Ltd', confidence: 99, page: 1 }]);
     expect(blocks.filter((b) => b.BlockType === 'LINE').map((b) => b.Text)).toEqual([
       'Certificate of Incorporation', 'Company Name: Acme Holdings Ltd', 'Second page',
     ]);
@@ -102,6 +103,45 @@ describe('POST /v1/document-analysis/analyze', () => {
     expect(response.status).toBe(404);
     expect(response.body.message).toBe(`File ${foreign} not found`);
     expect((await rest('POST', '/v1/document-analysis/analyze', {})).body.message).toBe('fileKey: is required');
+  });
+});
+
+describe('tables and key/value pairs', () => {
+  const register = [
+    ['Shareholder', 'Shares', 'Country'],
+    ['Alice Smith', '600', 'GB'],
+    ['Bob Jones', '400', 'US'],
+  ];
+
+  it('finds them from word geometry in a text-layer PDF', async () => {
+    const pdf = await placedTextPdf([
+      { text: 'Company Name: Acme Holdings Ltd', x: 72, y: 80 },
+      { text: 'Registration Number: 12345678', x: 72, y: 110 },
+      { text: 'Register of members', x: 72, y: 170 },
+      ...tableItems(register, [72, 260, 400], 200),
+    ]);
+    const response = await rest('POST', '/v1/document-analysis/analyze-async', { fileKey: await stored(pdf) });
+    expect(response.status).toBe(200);
+    const { data } = response.body;
+    expect(data.tables).toHaveLength(1);
+    expect(data.tables[0].rows).toEqual(register);
+    expect(data.forms.map((f: { key: string; value: string }) => [f.key, f.value])).toEqual([
+      ['Company Name:', 'Acme Holdings Ltd'],
+      ['Registration Number:', '12345678'],
+    ]);
+    expect(data.tableCount).toBe(1);
+    expect(data.formCount).toBe(2);
+    const blocks = data.blocks as Block[];
+    checkBlockModel(blocks);
+    const cells = blocks.filter((b) => b.BlockType === 'CELL');
+    expect(cells.map((c) => [c.RowIndex, c.ColumnIndex])).toContainEqual([3, 3]);
+    expect(blocks.filter((b) => b.BlockType === 'KEY_VALUE_SET' && b.EntityTypes?.includes('KEY'))).toHaveLength(2);
+  });
+
+  it('finds them in an OCR\'d image', async () => {
+    const image = await textImage(['Account Holder: Jane Example']);
+    const response = await rest('POST', '/v1/document-analysis/analyze', { fileKey: await stored(image, 'form.png') });
+    expect(response.body.data.forms.map((f: { key: string; value: string }) => [f.key, f.value])).toEqual([['Account Holder:', 'Jane Example']]);
   });
 });
 

@@ -163,3 +163,18 @@ export async function passportImage(holder: PassportHolder): Promise<Buffer> {
   context.fillText(line2, 60, 990);
   return canvas.toBuffer('image/png');
 }
+
+/** A one-page PDF with text at given positions (points from the top left): for tables and forms. */
+export async function placedTextPdf(items: Array<{ text: string; x: number; y: number }>): Promise<Buffer> {
+  const { PDFDocument, StandardFonts } = await import('pdf-lib');
+  const document = await PDFDocument.create();
+  const font = await document.embedFont(StandardFonts.Helvetica);
+  const page = document.addPage([595, 842]);
+  for (const item of items) page.drawText(item.text, { x: item.x, y: 842 - item.y, size: 11, font });
+  return Buffer.from(await document.save());
+}
+
+/** Rows of cells laid out in columns at `columns` (x positions), starting at `top`. */
+export function tableItems(rows: string[][], columns: number[], top: number) {
+  return rows.flatMap((row, r) => row.map((text, c) => ({ text, x: columns[c]!, y: top + r * 20 })));
+}

@@ -2,6 +2,7 @@ import { imageSize } from 'image-size';
 import { AppError } from '../../errors.ts';
 import { type Block, type RecognizedPage, textBlocks } from '../blocks.ts';
 import { identityFromBlocks } from '../identity.ts';
+import { addLayoutBlocks } from '../layout.ts';
 import type { AnalysisEngine } from './engine.ts';
 import { recognizeImage } from './ocr.ts';
 import { openPdf, pageText, renderPage } from './pdf.ts';
@@ -29,13 +30,13 @@ export function localEngine(limits: AnalysisLimits): AnalysisEngine {
 }
 
 export async function analyzeLocally(data: Buffer, contentType: string, limits: AnalysisLimits): Promise<Block[]> {
-  if (contentType === 'application/pdf') return textBlocks(await pdfPages(data, limits));
+  if (contentType === 'application/pdf') return addLayoutBlocks(textBlocks(await pdfPages(data, limits)));
   if (contentType === 'image/heic' || contentType === 'image/heif') {
     throw unprocessable('file: HEIC/HEIF images cannot be analyzed by the local engine; convert to JPEG or PNG');
   }
   checkPixels(data, limits);
   try {
-    return textBlocks([await recognizeImage(data)]);
+    return addLayoutBlocks(textBlocks([await recognizeImage(data)]));
   } catch (error) {
     throw unprocessable(`file: the image could not be read (${(error as Error).message})`);
   }
