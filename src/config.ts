@@ -34,6 +34,8 @@ const EnvSchema = z.object({
   ANALYSIS_MAX_MEGAPIXELS: z.coerce.number().min(0.1).default(40),
   /** How long analyze-async waits for its job before answering 202. */
   ANALYSIS_WAIT_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
+  /** Longest one local analysis may run before its engine process is killed (422). */
+  ANALYSIS_TIMEOUT_MS: z.coerce.number().int().min(10).default(120_000),
 });
 
 export type Config = z.infer<typeof EnvSchema>;

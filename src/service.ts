@@ -11,7 +11,6 @@ import { schema } from './schema/index.ts';
 import { createLogger } from './logger.ts';
 import { FileService } from './files/file-service.ts';
 import { AnalysisService } from './analysis/analysis-service.ts';
-import { stopOcr } from './analysis/engines/ocr.ts';
 import { selectEngine } from './analysis/engines/select.ts';
 import { startJobQueue, stopJobQueue } from './jobs/queue.ts';
 import { connectObjectStore } from './storage/connect.ts';
@@ -55,9 +54,10 @@ export async function startService(config: Config, logger = createLogger(config.
     signedUrlTtlSeconds: config.SIGNED_URL_TTL_SECONDS,
     publicBaseUrl: () => config.PUBLIC_BASE_URL?.replace(/\/$/, '') ?? url,
   });
+  const engine = selectEngine(config, logger);
   const analysis = new AnalysisService({
     db, store: storage.store, files, logger,
-    engine: selectEngine(config),
+    engine,
     waitTimeoutMs: config.ANALYSIS_WAIT_TIMEOUT_MS,
   });
   const queue = await startJobQueue(databaseUrl, logger);
@@ -82,7 +82,7 @@ export async function startService(config: Config, logger = createLogger(config.
       // Stop accepting, let in-flight requests finish, then release the pool.
       await new Promise<void>((done) => server.close(() => done()));
       await stopJobQueue(queue);
-      await stopOcr();
+      await engine.stop?.();
       await db.$disconnect();
       await storage.stop();
       await stopEmbedded?.();

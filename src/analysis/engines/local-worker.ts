@@ -1,0 +1,24 @@
+// The local engine's process: analyses run here so that a crash in native
+// code (canvas rendering) or a runaway page kills this process, not the server.
+import { AppError } from '../../errors.ts';
+import { analyzeLocally, type AnalysisLimits } from './local.ts';
+import { identityFromBlocks } from '../identity.ts';
+
+interface Request {
+  id: number;
+  kind: 'analyze' | 'identify';
+  data: string;
+  contentType: string;
+  limits: AnalysisLimits;
+}
+
+process.on('message', async (message: Request) => {
+  try {
+    const blocks = await analyzeLocally(Buffer.from(message.data, 'base64'), message.contentType, message.limits);
+    const result = message.kind === 'identify' ? { identity: identityFromBlocks(blocks) } : { blocks };
+    process.send?.({ id: message.id, ok: true, ...result });
+  } catch (error) {
+    const typed = error instanceof AppError ? { code: error.code, message: error.message } : { code: 'INTERNAL_SERVER_ERROR', message: String((error as Error)?.message ?? error) };
+    process.send?.({ id: message.id, ok: false, error: typed });
+  }
+});
