@@ -83,14 +83,37 @@ function checkDigit(result: ParseResult, field: string): boolean | null {
  * A field whose check digit fails keeps its value but a low confidence.
  */
 export function identityFromBlocks(blocks: Block[]): IdentityResult {
+  return identityFromLines(blocks.filter((b) => b.BlockType === 'LINE').map((l) => ({ text: l.Text ?? '', confidence: l.Confidence ?? 0 })));
+}
+
+/** Where the MRZ lines are on the page (normalized box), if there is one. */
+export function mrzZone(blocks: Block[]) {
   const lines = blocks.filter((b) => b.BlockType === 'LINE');
-  const mrzLines = findMrz(lines.map((l) => l.Text ?? ''));
+  const mrz = findMrz(lines.map((l) => l.Text ?? ''));
+  if (!mrz) return null;
+  const zone = lines.filter((l) => mrzCandidate(l.Text ?? '').length >= 28 && (l.Text ?? '').includes('<')).slice(-mrz.length);
+  if (zone.length === 0) return null;
+  const left = Math.min(...zone.map((l) => l.Geometry.BoundingBox.Left));
+  const top = Math.min(...zone.map((l) => l.Geometry.BoundingBox.Top));
+  const right = Math.max(...zone.map((l) => l.Geometry.BoundingBox.Left + l.Geometry.BoundingBox.Width));
+  const bottom = Math.max(...zone.map((l) => l.Geometry.BoundingBox.Top + l.Geometry.BoundingBox.Height));
+  return { Left: left, Top: top, Width: right - left, Height: bottom - top };
+}
+
+export function identityFromLines(lines: Array<{ text: string; confidence: number }>): IdentityResult {
+  const mrzLines = findMrz(lines.map((l) => l.text));
   if (!mrzLines) {
     throw new AppError('UNPROCESSABLE', 'file: no machine-readable zone (MRZ) was found; send a clear image of the passport or ID card page');
   }
+  correctDocumentNumber(mrzLines);
   const result = parse(mrzLines, { autocorrect: true });
+  // Report the zone as understood: with the parser's own corrections applied.
+  for (const correction of result.details.flatMap((d) => d.autocorrect)) {
+    const line = mrzLines[correction.line]!;
+    mrzLines[correction.line] = line.slice(0, correction.column) + correction.corrected + line.slice(correction.column + 1);
+  }
   const mrz = mrzCheck(mrzLines, result);
-  const ocrConfidence = Math.min(99, ...lines.slice(-mrzLines.length).map((l) => l.Confidence ?? 0));
+  const ocrConfidence = Math.min(99, ...lines.slice(-mrzLines.length).map((l) => l.confidence));
   // A field confirmed by its check digit is as sure as it gets; a valid MRZ
   // overall vouches for the rest; otherwise the OCR's own confidence stands.
   const base = result.valid ? 90 : ocrConfidence;
@@ -129,6 +152,37 @@ export function identityFromBlocks(blocks: Block[]): IdentityResult {
     ],
     mrz,
   };
+}
+
+const LOOK_ALIKES: Record<string, string> = { O: '0', '0': 'O', I: '1', '1': 'I', B: '8', '8': 'B', S: '5', '5': 'S', Z: '2', '2': 'Z', G: '6', '6': 'G', D: '0', Q: '0' };
+
+/**
+ * The document number may mix letters and digits, so OCR confusions (O/0,
+ * I/1, ...) survive autocorrection; its check digit tells which reading is
+ * right. Tries single and double swaps; mends the line in place.
+ */
+function correctDocumentNumber(lines: string[]) {
+  const [lineIndex, start] = lines.length === 3 ? [0, 5] : [1, 0];
+  const line = lines[lineIndex]!;
+  const number = line.slice(start, start + 9);
+  const check = line[start + 9];
+  const digit = (value: string) => {
+    let sum = 0;
+    [...value].forEach((c, i) => {
+      const n = c === '<' ? 0 : /\d/.test(c) ? Number(c) : c.charCodeAt(0) - 55;
+      sum += n * [7, 3, 1][i % 3]!;
+    });
+    return String(sum % 10);
+  };
+  if (!check || !/\d/.test(check) || digit(number) === check) return;
+  const positions = [...number].map((c, i) => (LOOK_ALIKES[c] ? i : -1)).filter((i) => i >= 0);
+  const swap = (value: string, i: number) => value.slice(0, i) + LOOK_ALIKES[value[i]!]! + value.slice(i + 1);
+  const candidates = [
+    ...positions.map((i) => swap(number, i)),
+    ...positions.flatMap((i, k) => positions.slice(k + 1).map((j) => swap(swap(number, i), j))),
+  ];
+  const fixed = candidates.find((candidate) => digit(candidate) === check);
+  if (fixed) lines[lineIndex] = line.slice(0, start) + fixed + line.slice(start + 9);
 }
 
 /** The verdict of an MRZ's check digits. */

@@ -1,8 +1,7 @@
 // The local engine's process: analyses run here so that a crash in native
 // code (canvas rendering) or a runaway page kills this process, not the server.
 import { AppError } from '../../errors.ts';
-import { analyzeLocally, type AnalysisLimits } from './local.ts';
-import { identityFromBlocks } from '../identity.ts';
+import { type AnalysisLimits, analyzeLocally, identifyLocally } from './local.ts';
 
 interface Request {
   id: number;
@@ -14,8 +13,11 @@ interface Request {
 
 process.on('message', async (message: Request) => {
   try {
-    const blocks = await analyzeLocally(Buffer.from(message.data, 'base64'), message.contentType, message.limits);
-    const result = message.kind === 'identify' ? { identity: identityFromBlocks(blocks) } : { blocks };
+    const data = Buffer.from(message.data, 'base64');
+    const result =
+      message.kind === 'identify'
+        ? { identity: await identifyLocally(data, message.contentType, message.limits) }
+        : { blocks: await analyzeLocally(data, message.contentType, message.limits) };
     process.send?.({ id: message.id, ok: true, ...result });
   } catch (error) {
     const typed = error instanceof AppError ? { code: error.code, message: error.message } : { code: 'INTERNAL_SERVER_ERROR', message: String((error as Error)?.message ?? error) };

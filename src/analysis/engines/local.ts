@@ -1,10 +1,10 @@
 import { imageSize } from 'image-size';
 import { AppError } from '../../errors.ts';
 import { type Block, type RecognizedPage, textBlocks } from '../blocks.ts';
-import { identityFromBlocks } from '../identity.ts';
+import { identityFromBlocks, identityFromLines, mrzZone } from '../identity.ts';
 import { addLayoutBlocks } from '../layout.ts';
 import type { AnalysisEngine } from './engine.ts';
-import { recognizeImage } from './ocr.ts';
+import { recognizeImage, recognizeMrz } from './ocr.ts';
 import { openPdf, pageText, renderPage } from './pdf.ts';
 
 export interface AnalysisLimits {
@@ -25,8 +25,32 @@ export function localEngine(limits: AnalysisLimits): AnalysisEngine {
   return {
     name: 'local',
     analyze: ({ data, contentType }) => analyzeLocally(data, contentType, limits),
-    identify: async ({ data, contentType }) => identityFromBlocks(await analyzeLocally(data, contentType, limits)),
+    identify: async ({ data, contentType }) => identifyLocally(data, contentType, limits),
   };
+}
+
+/** Identity fields from the MRZ; on images the MRZ is read a second time with MRZ-only OCR. */
+export async function identifyLocally(data: Buffer, contentType: string, limits: AnalysisLimits) {
+  const blocks = await analyzeLocally(data, contentType, limits);
+  const zone = contentType.startsWith('image/') ? mrzZone(blocks) : null;
+  if (zone) {
+    const { width = 0, height = 0 } = imageSize(data);
+    const margin = zone.Height * height * 0.5;
+    const rectangle = {
+      left: Math.max(0, Math.floor(zone.Left * width - margin)),
+      top: Math.max(0, Math.floor(zone.Top * height - margin)),
+      width: Math.min(width, Math.ceil(zone.Width * width + 2 * margin)),
+      height: Math.min(height, Math.ceil(zone.Height * height + 2 * margin)),
+    };
+    const reread = await recognizeMrz(data, rectangle);
+    const confidence = Math.min(...blocks.filter((b) => b.BlockType === 'LINE').map((b) => b.Confidence ?? 0));
+    try {
+      return identityFromLines(reread.map((text) => ({ text, confidence })));
+    } catch {
+      // The focused read found no MRZ: fall back to the page's own lines.
+    }
+  }
+  return identityFromBlocks(blocks);
 }
 
 export async function analyzeLocally(data: Buffer, contentType: string, limits: AnalysisLimits): Promise<Block[]> {

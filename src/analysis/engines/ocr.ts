@@ -36,6 +36,27 @@ export async function recognizeImage(image: Buffer): Promise<RecognizedPage> {
   return { width: width ?? 1, height: height ?? 1, lines };
 }
 
+const MRZ_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
+
+/**
+ * Re-reads a machine-readable zone (pixel rectangle) with OCR limited to the
+ * MRZ alphabet, which removes most letter/digit confusions of a general read.
+ */
+export async function recognizeMrz(image: Buffer, rectangle: { left: number; top: number; width: number; height: number }): Promise<string[]> {
+  const run = queue.then(async () => {
+    const ocr = await getWorker();
+    await ocr.setParameters({ tessedit_char_whitelist: MRZ_ALPHABET });
+    try {
+      return await ocr.recognize(image, { rectangle });
+    } finally {
+      await ocr.setParameters({ tessedit_char_whitelist: '' });
+    }
+  });
+  queue = run.catch(() => {});
+  const { data } = await run;
+  return data.text.split('\n').map((line) => line.trim()).filter(Boolean);
+}
+
 export async function stopOcr() {
   const current = worker;
   worker = undefined;
