@@ -32,13 +32,31 @@ function geometryOf(b: BoundingBox): Geometry {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const minConfidence = (words: Block[]) => Math.min(...words.map((w) => w.Confidence ?? 0));
 
-/** Words of one page grouped into visual rows (vertical centres within half a word height). */
-function rows(words: Block[]): Block[][] {
-  const sorted = [...words].sort((a, b) => box(a).Top - box(b).Top || box(a).Left - box(b).Left);
+/**
+ * The page's skew (radians): the median slope of its multi-word lines, from
+ * the centres of their first and last words. Scans are rarely level.
+ */
+function skewOf(lines: Block[], byId: Map<string, Block>): number {
+  const slopes = lines.flatMap((line) => {
+    const ids = line.Relationships?.find((r) => r.Type === 'CHILD')?.Ids ?? [];
+    const first = byId.get(ids[0] ?? '');
+    const last = byId.get(ids.at(-1) ?? '');
+    if (!first || !last || first === last) return [];
+    const dx = box(last).Left + box(last).Width / 2 - (box(first).Left + box(first).Width / 2);
+    const dy = box(last).Top + box(last).Height / 2 - (box(first).Top + box(first).Height / 2);
+    return dx > 0.05 ? [Math.atan2(dy, dx)] : [];
+  });
+  return slopes.length ? median(slopes) : 0;
+}
+
+/** Words of one page grouped into visual rows (deskewed vertical centres within half a word height). */
+function rows(words: Block[], skew: number): Block[][] {
+  // The vertical centre a word would have on a level page.
+  const centre = (w: Block) => box(w).Top + box(w).Height / 2 - Math.tan(skew) * (box(w).Left + box(w).Width / 2);
+  const sorted = [...words].sort((a, b) => centre(a) - centre(b) || box(a).Left - box(b).Left);
   const result: Block[][] = [];
   for (const word of sorted) {
     const row = result.at(-1);
-    const centre = (w: Block) => box(w).Top + box(w).Height / 2;
     if (row && Math.abs(centre(row[0]!) - centre(word)) < box(row[0]!).Height / 2) row.push(word);
     else result.push([word]);
   }
@@ -71,11 +89,13 @@ function aligned(a: Cell[], b: Cell[], tolerance: number) {
 export function addLayoutBlocks(blocks: Block[]): Block[] {
   const added: Block[] = [];
   const pages = [...new Set(blocks.map((b) => b.Page))];
+  const byId = new Map(blocks.map((b) => [b.Id, b]));
   for (const page of pages) {
     const words = blocks.filter((b) => b.BlockType === 'WORD' && b.Page === page);
     if (words.length === 0) continue;
     const height = median(words.map((w) => box(w).Height));
-    const pageRows = rows(words).map((row) => cells(row, 1.5));
+    const skew = skewOf(blocks.filter((b) => b.BlockType === 'LINE' && b.Page === page), byId);
+    const pageRows = rows(words, skew).map((row) => cells(row, 1.5));
     const inTable = new Set<number>();
 
     // Tables: runs of at least two vertically adjacent rows with the same, aligned columns (2+).
@@ -85,7 +105,7 @@ export function addLayoutBlocks(blocks: Block[]): Block[] {
         end + 1 < pageRows.length &&
         pageRows[start]!.length >= 2 &&
         aligned(pageRows[end]!, pageRows[end + 1]!, 2 * height) &&
-        pageRows[end + 1]![0]!.box.Top - (pageRows[end]![0]!.box.Top + pageRows[end]![0]!.box.Height) < 2.5 * height
+        Math.abs(pageRows[end + 1]![0]!.box.Top - pageRows[end]![0]!.box.Top) < 3.5 * height
       ) end++;
       if (end === start) continue;
       const tableRows = pageRows.slice(start, end + 1);

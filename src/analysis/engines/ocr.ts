@@ -2,6 +2,7 @@ import eng from '@tesseract.js-data/eng';
 import { imageSize } from 'image-size';
 import { createWorker, type Worker } from 'tesseract.js';
 import type { RecognizedPage, RecognizedWord } from '../blocks.ts';
+import { removeSpeckles } from './denoise.ts';
 
 let worker: Promise<Worker> | undefined;
 let queue: Promise<unknown> = Promise.resolve();
@@ -13,8 +14,9 @@ function getWorker(): Promise<Worker> {
 }
 
 /** OCR of one image (PNG, JPEG, TIFF, WebP) into lines of words with pixel boxes. */
-export async function recognizeImage(image: Buffer): Promise<RecognizedPage> {
-  const { width, height } = imageSize(image);
+export async function recognizeImage(original: Buffer): Promise<RecognizedPage> {
+  const { width, height } = imageSize(original);
+  const image = await removeSpeckles(original);
   // The worker handles one image at a time; queue callers instead of failing.
   const run = queue.then(async () => (await getWorker()).recognize(image, {}, { blocks: true }));
   queue = run.catch(() => {});
