@@ -8,12 +8,9 @@ import busboy from 'busboy';
 import { Upload } from 'graphql-upload-minimal';
 import type { Context } from 'koa';
 import { AppError, badRequest } from '../src/errors.ts';
+import { formatBytes } from '../src/files/intake.ts';
 
 const MULTIPART = /^multipart\/form-data\b/i;
-
-function formatBytes(bytes: number) {
-  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MB` : `${bytes} bytes`;
-}
 
 /**
  * Reads the one file part `field` of a multipart/form-data request into a

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { builder } from '../builder.ts';
+import type { Context } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { AnalysisKind, AnalysisStatus } from '../generated/prisma/enums.ts';
 import type { IdentityResult, MrzCheck } from '../analysis/identity.ts';
@@ -103,6 +104,14 @@ builder.prismaObjectField(StoredFile, 'analyses', (t) =>
   }),
 );
 
+/** Resolver of the synchronous analyses: run now, then load the record with the client's selection. */
+const analyzeNow =
+  (kind: AnalysisKind) =>
+  async (query: object, _root: unknown, args: { fileKey: string }, { db, analysis, apiKey }: Context) => {
+    const { id } = await analysis.analyzeNow(db, apiKey.organizationId, args.fileKey, kind);
+    return db.documentAnalysis.findUniqueOrThrow({ ...query, where: { id } });
+  };
+
 const fileKey = z.string().min(1, 'must not be empty').max(300, 'must be at most 300 characters');
 
 builder.queryFields((t) => ({
@@ -121,10 +130,7 @@ builder.queryFields((t) => ({
     description: 'Extracts the text of a stored file now (recorded as a TEXT analysis).',
     authScopes: { permission: 'document_analysis:write' },
     args: { fileKey: t.arg.string({ required: true, validate: fileKey }) },
-    resolve: async (query, _root, args, { db, analysis, apiKey }) => {
-      const { id } = await analysis.analyzeNow(db, apiKey.organizationId, args.fileKey, 'TEXT');
-      return db.documentAnalysis.findUniqueOrThrow({ ...query, where: { id } });
-    },
+    resolve: analyzeNow('TEXT'),
   }),
 }));
 
@@ -134,20 +140,14 @@ builder.mutationFields((t) => ({
     description: 'Extracts text and layout of a stored file now.',
     authScopes: { permission: 'document_analysis:write' },
     args: { fileKey: t.arg.string({ required: true, validate: fileKey }) },
-    resolve: async (query, _root, args, { db, analysis, apiKey }) => {
-      const { id } = await analysis.analyzeNow(db, apiKey.organizationId, args.fileKey, 'TEXT');
-      return db.documentAnalysis.findUniqueOrThrow({ ...query, where: { id } });
-    },
+    resolve: analyzeNow('TEXT'),
   }),
   analyzeIdentityDocument: t.prismaField({
     type: DocumentAnalysis,
     description: 'Reads the identity fields of a passport or ID card (from its MRZ) now.',
     authScopes: { permission: 'document_analysis:write' },
     args: { fileKey: t.arg.string({ required: true, validate: fileKey }) },
-    resolve: async (query, _root, args, { db, analysis, apiKey }) => {
-      const { id } = await analysis.analyzeNow(db, apiKey.organizationId, args.fileKey, 'IDENTITY');
-      return db.documentAnalysis.findUniqueOrThrow({ ...query, where: { id } });
-    },
+    resolve: analyzeNow('IDENTITY'),
   }),
   analyzeDocumentAsync: t.prismaField({
     type: DocumentAnalysis,
