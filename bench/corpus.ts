@@ -91,7 +91,7 @@ function drawPage(context: SKRSContext2D, p: Page, scale: number) {
   });
 }
 
-type Degradation = 'none' | 'noise' | 'blur' | 'skew' | 'low-dpi' | 'jpeg';
+type Degradation = 'none' | 'noise' | 'blur' | 'skew' | 'low-dpi' | 'jpeg' | 'rotated-90' | 'upside-down';
 
 function pageImage(p: Page, degradation: Degradation, seed: number): { data: Buffer; contentType: string } {
   const scale = degradation === 'low-dpi' ? 150 / 72 : 300 / 72;
@@ -105,6 +105,18 @@ function pageImage(p: Page, degradation: Degradation, seed: number): { data: Buf
     context.translate(-canvas.width / 2, -canvas.height / 2);
   }
   if (degradation === 'blur') context.filter = 'blur(1.2px)';
+  if (degradation === 'rotated-90' || degradation === 'upside-down') {
+    // The page fed into the scanner turned: drawn upright, then turned.
+    const upright = createCanvas(canvas.width, canvas.height);
+    drawPage(upright.getContext('2d'), p, scale);
+    const quarter = degradation === 'rotated-90';
+    const turned = createCanvas(quarter ? canvas.height : canvas.width, quarter ? canvas.width : canvas.height);
+    const t = turned.getContext('2d');
+    t.translate(turned.width / 2, turned.height / 2);
+    t.rotate(quarter ? Math.PI / 2 : Math.PI);
+    t.drawImage(upright, -upright.width / 2, -upright.height / 2);
+    return { data: turned.toBuffer('image/png'), contentType: 'image/png' };
+  }
   drawPage(context, p, scale);
   context.filter = 'none';
   if (degradation === 'noise') {
@@ -148,7 +160,7 @@ export async function buildCorpus(): Promise<Sample[]> {
     const p = page(10 + i, ruled);
     samples.push({ name: `image ${ruled ? 'ruled' : 'unruled'} 300 dpi`, category: 'clean-image', ...pageImage(p, 'none', i), pages: 1, truth: truthOf([p]) });
   }
-  for (const [i, degradation] of (['noise', 'blur', 'skew', 'low-dpi', 'jpeg'] as const).entries()) {
+  for (const [i, degradation] of (['noise', 'blur', 'skew', 'low-dpi', 'jpeg', 'rotated-90', 'upside-down'] as const).entries()) {
     const p = page(20 + i, i % 2 === 0);
     samples.push({ name: `scan: ${degradation}`, category: 'degraded', ...pageImage(p, degradation, i), pages: 1, truth: truthOf([p]) });
   }

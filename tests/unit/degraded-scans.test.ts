@@ -20,6 +20,12 @@ describe('degraded scans', async () => {
     expect(wordRecall(noisy.truth.words, views.textContent)).toBeGreaterThanOrEqual(0.95);
   }, 60_000);
 
+  it('reads a page scanned sideways (tries the other orientations when the read is poor)', async () => {
+    const turned = sample('scan: rotated-90');
+    const views = deriveViews(await analyzeLocally(turned.data, turned.contentType, LIMITS));
+    expect(wordRecall(turned.truth.words, views.textContent)).toBeGreaterThanOrEqual(0.95);
+  }, 60_000);
+
   it('finds the table of a skewed scan (rows grouped after deskewing)', async () => {
     const skewed = sample('scan: skew');
     const views = deriveViews(await analyzeLocally(skewed.data, skewed.contentType, LIMITS));

@@ -1,5 +1,6 @@
 import eng from '@tesseract.js-data/eng';
 import { imageSize } from 'image-size';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { createWorker, type Worker } from 'tesseract.js';
 import type { RecognizedPage, RecognizedWord } from '../blocks.ts';
 import { removeSpeckles } from './denoise.ts';
@@ -13,10 +14,51 @@ function getWorker(): Promise<Worker> {
   return worker;
 }
 
-/** OCR of one image (PNG, JPEG, TIFF, WebP) into lines of words with pixel boxes. */
+/** OCR of one image (PNG, JPEG, TIFF, WebP) into lines of words with pixel boxes, upright. */
 export async function recognizeImage(original: Buffer): Promise<RecognizedPage> {
-  const { width, height } = imageSize(original);
   const image = await removeSpeckles(original);
+  const upright = await recognizeOnce(image);
+  if (wellRead(upright) >= ENOUGH_WORDS) return upright;
+  // Hardly a word read well: the page may be turned. Try the other
+  // orientations; a turn wins only when it reads clearly more, so sparse
+  // upright pages (an MRZ, a stamp) stay as they are. Boxes then refer to
+  // the turned page.
+  let best = upright;
+  for (const degrees of [90, 180, 270] as const) {
+    const turned = await rotate(image, degrees);
+    if (!turned) break;
+    // All three are read: upside-down text yields a few confident nonsense words.
+    const page = await recognizeOnce(turned);
+    if (wellRead(page) >= ENOUGH_WORDS && wellRead(page) > 2 * wellRead(best)) best = page;
+  }
+  return best;
+}
+
+const ENOUGH_WORDS = 5;
+
+/** Words read with confidence: at least two letters or digits, confidence 75 or more. */
+function wellRead(page: RecognizedPage): number {
+  return page.lines.flat().filter((w) => w.confidence >= 75 && (w.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 2).length;
+}
+
+async function rotate(image: Buffer, degrees: 90 | 180 | 270): Promise<Buffer | null> {
+  let decoded;
+  try {
+    decoded = await loadImage(image);
+  } catch {
+    return null;
+  }
+  const quarter = degrees !== 180;
+  const canvas = createCanvas(quarter ? decoded.height : decoded.width, quarter ? decoded.width : decoded.height);
+  const context = canvas.getContext('2d');
+  context.translate(canvas.width / 2, canvas.height / 2);
+  context.rotate((degrees * Math.PI) / 180);
+  context.drawImage(decoded, -decoded.width / 2, -decoded.height / 2);
+  return canvas.toBuffer('image/png');
+}
+
+async function recognizeOnce(image: Buffer): Promise<RecognizedPage> {
+  const { width, height } = imageSize(image);
   // The worker handles one image at a time; queue callers instead of failing.
   const run = queue.then(async () => (await getWorker()).recognize(image, {}, { blocks: true }));
   queue = run.catch(() => {});
