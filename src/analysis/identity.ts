@@ -103,7 +103,12 @@ export function mrzZone(blocks: Block[]) {
 export function identityFromLines(lines: Array<{ text: string; confidence: number }>): IdentityResult {
   const mrzLines = findMrz(lines.map((l) => l.text));
   if (!mrzLines) {
-    throw new AppError('UNPROCESSABLE', 'file: no machine-readable zone (MRZ) was found; send a clear image of the passport or ID card page');
+    const labelled = identityFromLabels(lines);
+    if (labelled) return labelled;
+    throw new AppError(
+      'UNPROCESSABLE',
+      'file: no machine-readable zone (MRZ) or labelled identity fields were found; send a clear image of the document',
+    );
   }
   correctDocumentNumber(mrzLines);
   const result = parse(mrzLines, { autocorrect: true });
@@ -198,5 +203,88 @@ export function mrzCheck(lines: string[], parsed?: ParseResult): MrzCheck {
       expirationDate: checkDigit(result, 'expirationDateCheckDigit'),
       composite: checkDigit(result, 'compositeCheckDigit'),
     },
+  };
+}
+
+const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
+
+/** A printed date as ISO, when unambiguous: 1985-03-10, 10.03.1985, 10 MAR 1985, 31/03/1985 or 03/31/1985. */
+export function printedDate(text: string): string | null {
+  const iso = (y: number, m: number, d: number) => {
+    const date = new Date(Date.UTC(y, m - 1, d));
+    return date.getUTCMonth() === m - 1 && date.getUTCDate() === d ? date.toISOString().slice(0, 10) : null;
+  };
+  let m = /(\d{4})-(\d{2})-(\d{2})/.exec(text);
+  if (m) return iso(Number(m[1]), Number(m[2]), Number(m[3]));
+  m = /(\d{1,2})\.(\d{1,2})\.(\d{4})/.exec(text);
+  if (m) return iso(Number(m[3]), Number(m[2]), Number(m[1]));
+  m = /(\d{1,2})\s+([A-Za-z]{3})[A-Za-z]*\.?\s+(\d{4})/.exec(text);
+  if (m) {
+    const month = MONTHS.indexOf(m[2]!.toUpperCase()) + 1;
+    return month ? iso(Number(m[3]), month, Number(m[1])) : null;
+  }
+  m = /(\d{1,2})\/(\d{1,2})\/(\d{4})/.exec(text);
+  if (m) {
+    const [a, b, y] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    // Day and month are told apart only when one of them cannot be a month.
+    if (a > 12 && b <= 12) return iso(y, b, a);
+    if (b > 12 && a <= 12) return iso(y, a, b);
+  }
+  return null;
+}
+
+const LABELS: Array<[string, RegExp]> = [
+  ['LAST_NAME', /^(?:\d+\.?\s*)?(?:surname|last name|family name|name)\s*[:.]\s*(.+)$/i],
+  ['FIRST_NAME', /^(?:\d+\.?\s*)?(?:given names?|first names?|forenames?)\s*[:.]\s*(.+)$/i],
+  ['DATE_OF_BIRTH', /^(?:\d+\.?\s*)?(?:date of birth|birth date|dob)\s*[:.]\s*(.+)$/i],
+  ['DOCUMENT_NUMBER', /^(?:\d+\.?\s*)?(?:licen[cs]e (?:no|number)|dl (?:no|number)|document (?:no|number)|id (?:no|number)|number)\.?\s*[:.]?\s*([A-Z0-9][A-Z0-9 -]{3,})$/i],
+  ['EXPIRATION_DATE', /^(?:\d+\.?\s*)?(?:expires|expiry|expiry date|expiration date|exp|valid until)\s*[:.]\s*(.+)$/i],
+  ['DATE_OF_ISSUE', /^(?:\d+\.?\s*)?(?:issued|issue date|date of issue|iss)\s*[:.]\s*(.+)$/i],
+  ['ADDRESS', /^(?:\d+\.?\s*)?address\s*[:.]\s*(.+)$/i],
+];
+
+/**
+ * Identity fields of documents without an MRZ (drivers' licences, many ID
+ * cards) from labelled lines ("Surname: ...", "Date of birth: ..."). Dates
+ * are normalized only when unambiguous. Null when too little is found.
+ */
+export function identityFromLabels(lines: Array<{ text: string; confidence: number }>): IdentityResult | null {
+  const found = new Map<string, { text: string; confidence: number }>();
+  for (const line of lines) {
+    for (const [type, pattern] of LABELS) {
+      const match = pattern.exec(line.text.trim());
+      if (match && !found.has(type)) found.set(type, { text: match[1]!.trim(), confidence: line.confidence });
+    }
+  }
+  if (!found.has('LAST_NAME') || !(found.has('DATE_OF_BIRTH') || found.has('DOCUMENT_NUMBER'))) return null;
+  const all = lines.map((l) => l.text).join(' ').toLowerCase();
+  const idType = /driv(?:er|ing)'?s? licen[cs]e/.test(all) ? 'DRIVERS_LICENSE' : /identity card|id card/.test(all) ? 'ID_CARD' : 'OTHER';
+  const [first = '', ...middle] = (found.get('FIRST_NAME')?.text ?? '').split(/\s+/).filter(Boolean);
+  const field = (type: string, text: string, confidence: number, date?: string | null): IdentityDocumentField => ({
+    Type: { Text: type },
+    ValueDetection: {
+      Text: text,
+      ...(date ? { NormalizedValue: { Value: `${date}T00:00:00`, ValueType: 'Date' as const } } : {}),
+      Confidence: text ? Math.round(Math.min(confidence, 95) * 100) / 100 : 0,
+    },
+  });
+  const value = (type: string) => found.get(type) ?? { text: '', confidence: 0 };
+  const dated = (type: string) => field(type, value(type).text, value(type).confidence, printedDate(value(type).text));
+  const firstConfidence = value('FIRST_NAME').confidence;
+  return {
+    idType,
+    fields: [
+      field('FIRST_NAME', first, firstConfidence),
+      field('LAST_NAME', value('LAST_NAME').text, value('LAST_NAME').confidence),
+      field('MIDDLE_NAME', middle.join(' '), firstConfidence),
+      field('DOCUMENT_NUMBER', value('DOCUMENT_NUMBER').text, value('DOCUMENT_NUMBER').confidence),
+      dated('DATE_OF_BIRTH'),
+      dated('EXPIRATION_DATE'),
+      dated('DATE_OF_ISSUE'),
+      field('ID_TYPE', idType === 'DRIVERS_LICENSE' ? 'DRIVER LICENSE FRONT' : idType === 'ID_CARD' ? 'ID CARD' : 'OTHER', 90),
+      field('ADDRESS', value('ADDRESS').text, value('ADDRESS').confidence),
+      field('MRZ_CODE', '', 0),
+    ],
+    mrz: { format: 'NONE', valid: false, lines: [], checkDigits: { documentNumber: null, birthDate: null, expirationDate: null, composite: null } },
   };
 }

@@ -261,11 +261,38 @@ describe('POST /v1/document-analysis/analyze-id', () => {
     expect(number.ValueDetection.Confidence).toBeLessThan(50);
   }, 30_000);
 
-  it('answers 422 when there is no MRZ', async () => {
+  it('answers 422 when there is neither an MRZ nor labelled fields', async () => {
     const response = await rest('POST', '/v1/document-analysis/analyze-id', { fileKey: await stored(await textPdf([['Just a letter']])) });
     expect(response.status).toBe(422);
-    expect(response.body.message).toMatch(/^file: no machine-readable zone \(MRZ\) was found/);
+    expect(response.body.message).toMatch(/^file: no machine-readable zone \(MRZ\) or labelled identity fields were found/);
   });
+
+  it('reads a driver\'s licence without an MRZ from its labelled fields', async () => {
+    const image = await textImage([
+      'DRIVING LICENCE',
+      'Surname: SAMPLE',
+      'Given names: JOHN ROBERT',
+      'Date of birth: 10.03.1985',
+      'Licence number: SAMPL803105JR9AB',
+      'Expiry date: 01.01.2030',
+    ]);
+    const response = await rest('POST', '/v1/document-analysis/analyze-id', { fileKey: await stored(image, 'licence.png') });
+    expect(response.status).toBe(200);
+    const { data } = response.body;
+    expect(data.idType).toBe('DRIVERS_LICENSE');
+    const fields = Object.fromEntries(
+      (data.IdentityDocumentFields as Array<{ Type: { Text: string }; ValueDetection: { Text: string; NormalizedValue?: { Value: string } } }>)
+        .map((f) => [f.Type.Text, f.ValueDetection]),
+    );
+    expect(fields.LAST_NAME!.Text).toBe('SAMPLE');
+    expect(fields.FIRST_NAME!.Text).toBe('JOHN');
+    expect(fields.MIDDLE_NAME!.Text).toBe('ROBERT');
+    expect(fields.DOCUMENT_NUMBER!.Text).toBe('SAMPL803105JR9AB');
+    expect(fields.DATE_OF_BIRTH!.NormalizedValue!.Value).toBe('1985-03-10T00:00:00');
+    expect(fields.EXPIRATION_DATE!.NormalizedValue!.Value).toBe('2030-01-01T00:00:00');
+    expect(fields.ID_TYPE!.Text).toBe('DRIVER LICENSE FRONT');
+    expect(data.mrz).toMatchObject({ format: 'NONE', valid: false });
+  }, 30_000);
 });
 
 describe('GraphQL', () => {

@@ -71,3 +71,17 @@ describe('file names', () => {
     expect(sanitizeFileName('Reisepass Mu\u0308ller.pdf')).toBe('Reisepass Müller.pdf');
   });
 });
+
+describe('printed dates on identity documents', () => {
+  it('normalizes only what is unambiguous', async () => {
+    const { printedDate } = await import('../../src/analysis/identity.ts');
+    expect(printedDate('1985-03-10')).toBe('1985-03-10');
+    expect(printedDate('10.03.1985')).toBe('1985-03-10');
+    expect(printedDate('10 MAR 1985')).toBe('1985-03-10');
+    expect(printedDate('31/03/1985')).toBe('1985-03-31');
+    expect(printedDate('03/31/1985')).toBe('1985-03-31');
+    expect(printedDate('03/04/1985')).toBeNull();
+    expect(printedDate('31.02.1985')).toBeNull();
+    expect(printedDate('soon')).toBeNull();
+  });
+});
