@@ -1,6 +1,6 @@
 import eng from '@tesseract.js-data/eng';
 import { imageSize } from 'image-size';
-import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { createCanvas, type Image, loadImage } from '@napi-rs/canvas';
 import { createWorker, type Worker } from 'tesseract.js';
 import type { RecognizedPage, RecognizedWord } from '../blocks.ts';
 import { removeSpeckles } from './denoise.ts';
@@ -23,10 +23,15 @@ export async function recognizeImage(original: Buffer): Promise<RecognizedPage> 
   // orientations; a turn wins only when it reads clearly more, so sparse
   // upright pages (an MRZ, a stamp) stay as they are. Boxes then refer to
   // the turned page.
+  let decoded: Image;
+  try {
+    decoded = await loadImage(image);
+  } catch {
+    return upright;
+  }
   let best = upright;
   for (const degrees of [90, 180, 270] as const) {
-    const turned = await rotate(image, degrees);
-    if (!turned) break;
+    const turned = rotate(decoded, degrees);
     // All three are read: upside-down text yields a few confident nonsense words.
     const page = await recognizeOnce(turned);
     if (wellRead(page) >= ENOUGH_WORDS && wellRead(page) > 2 * wellRead(best)) best = page;
@@ -41,13 +46,7 @@ function wellRead(page: RecognizedPage): number {
   return page.lines.flat().filter((w) => w.confidence >= 75 && (w.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 2).length;
 }
 
-async function rotate(image: Buffer, degrees: 90 | 180 | 270): Promise<Buffer | null> {
-  let decoded;
-  try {
-    decoded = await loadImage(image);
-  } catch {
-    return null;
-  }
+function rotate(decoded: Image, degrees: 90 | 180 | 270): Buffer {
   const quarter = degrees !== 180;
   const canvas = createCanvas(quarter ? decoded.height : decoded.width, quarter ? decoded.width : decoded.height);
   const context = canvas.getContext('2d');
