@@ -1,10 +1,10 @@
 // Document analysis quality and speed on the generated corpus (bench/corpus.ts).
 import { analyzeLocally, identifyLocally } from '../src/analysis/engines/local.ts';
-import { stopOcr } from '../src/analysis/engines/ocr.ts';
+import type { OcrBackendName } from '../src/analysis/engines/ocr/backend.ts';
+import { stopOcr } from '../src/analysis/engines/ocr/recognize.ts';
 import { deriveViews } from '../src/analysis/views.ts';
-import { buildCorpus, type Sample } from './corpus.ts';
+import type { Sample } from './corpus.ts';
 
-const LIMITS = { maxPages: 30, maxMegapixels: 60 };
 const normalize = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
 
 /** Share of ground-truth words found in the output (as a multiset). */
@@ -74,17 +74,22 @@ export interface AnalysisBenchRow {
   mrzFields?: number;
 }
 
-/** Seconds spent starting OCR and pdf.js (once per engine process). */
-export let warmUpSeconds = 0;
+export interface AnalysisBenchRun {
+  ocr: OcrBackendName;
+  rows: AnalysisBenchRow[];
+  /** Seconds spent starting OCR and pdf.js (once per engine process). */
+  warmUpSeconds: number;
+}
 
-export async function runAnalysisBench(): Promise<AnalysisBenchRow[]> {
-  const corpus = await buildCorpus();
+/** The local engine over the whole corpus with one OCR backend. */
+export async function runAnalysisBench(ocr: OcrBackendName, corpus: Sample[]): Promise<AnalysisBenchRun> {
+  const LIMITS = { maxPages: 30, maxMegapixels: 60, ocr };
   const rows: AnalysisBenchRow[] = [];
   // Warm OCR and pdf.js so the first sample does not pay their start-up (reported apart).
   const warmStarted = performance.now();
   await analyzeLocally(corpus.find((s) => s.category === 'clean-image')!.data, 'image/png', LIMITS);
   await analyzeLocally(corpus.find((s) => s.category === 'clean-pdf')!.data, 'application/pdf', LIMITS);
-  warmUpSeconds = (performance.now() - warmStarted) / 1000;
+  const warmUpSeconds = (performance.now() - warmStarted) / 1000;
   for (const sample of corpus) {
     const started = performance.now();
     if (sample.passport) {
@@ -121,5 +126,5 @@ export async function runAnalysisBench(): Promise<AnalysisBenchRow[]> {
     });
   }
   await stopOcr();
-  return rows;
+  return { ocr, rows, warmUpSeconds };
 }

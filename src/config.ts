@@ -30,6 +30,8 @@ const EnvSchema = z.object({
   /** `auto`: Textract when AWS credentials are configured, else local. */
   DOCUMENT_ANALYSIS_ENGINE: z.enum(['auto', 'local', 'textract']).default('auto'),
   TEXTRACT_REGION: z.string().optional(),
+  /** OCR of the local engine. `auto`: the `tesseract` program when installed with English data, else tesseract.js. */
+  OCR_ENGINE: z.enum(['auto', 'tesseract', 'tesseract.js']).default('auto'),
   ANALYSIS_MAX_PAGES: z.coerce.number().int().min(1).default(30),
   ANALYSIS_MAX_MEGAPIXELS: z.coerce.number().min(0.1).default(40),
   /** How long analyze-async waits for its job before answering 202. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Block } from '../../src/analysis/blocks.ts';
 import type { RunningService } from '../../src/service.ts';
 import { graphqlClient, restClient } from '../helpers/http.ts';
-import { passportImage, passportMrz, placedTextPdf, scannedPdf, tableItems, textImage, textPdf } from '../helpers/sample-files.ts';
+import { multiPageTiff, passportImage, passportMrz, placedTextPdf, scannedPdf, tableItems, textImage, textPdf } from '../helpers/sample-files.ts';
 import { createOrganization, startTestService, type TestOrganization } from '../helpers/service.ts';
 import { formWith, upload } from '../helpers/uploads.ts';
 
@@ -85,6 +85,16 @@ describe('POST /v1/document-analysis/analyze', () => {
     expect(recall(lines.join(' '), scan.body.data.textContent)).toBeGreaterThanOrEqual(0.9);
   }, 60_000);
 
+  it('reads every page of a multi-page TIFF', async () => {
+    const tiff = await multiPageTiff([await textImage(['First page of the fax']), await textImage(['Second page arrives here'])]);
+    const response = await rest('POST', '/v1/document-analysis/analyze', { fileKey: await stored(tiff, 'fax.tiff') });
+    expect(response.status).toBe(200);
+    expect(response.body.data.pageCount).toBe(2);
+    const lines = (response.body.data.blocks as Block[]).filter((b) => b.BlockType === 'LINE').map((b) => [b.Page, b.Text]);
+    expect(lines).toEqual([[1, 'First page of the fax'], [2, 'Second page arrives here']]);
+    checkBlockModel(response.body.data.blocks);
+  }, 60_000);
+
   it('answers 422 for a corrupt file or too many pages, and records the failure', async () => {
     const corrupt = await rest('POST', '/v1/document-analysis/analyze', { fileKey: await stored(Buffer.from('%PDF-1.7\nnot really a pdf')) });
     expect(corrupt.status).toBe(422);
@@ -92,7 +102,14 @@ describe('POST /v1/document-analysis/analyze', () => {
     const long = await rest('POST', '/v1/document-analysis/analyze', { fileKey: await stored(await textPdf([['1'], ['2'], ['3'], ['4']])) });
     expect(long.status).toBe(422);
     expect(long.body.message).toBe('file: the PDF has 4 pages; the limit is 3');
-    expect(await service.db.documentAnalysis.count({ where: { organizationId: org.id, status: 'FAILED' } })).toBe(2);
+    const page = await textImage(['page']);
+    const longTiff = await rest('POST', '/v1/document-analysis/analyze', { fileKey: await stored(await multiPageTiff([page, page, page, page]), 'long.tif') });
+    expect(longTiff.status).toBe(422);
+    expect(longTiff.body.message).toBe('file: the TIFF image has 4 pages; the limit is 3');
+    const truncated = await rest('POST', '/v1/document-analysis/analyze', { fileKey: await stored((await textImage(['cut'])).subarray(0, 300), 'cut.png') });
+    expect(truncated.status).toBe(422);
+    expect(truncated.body.message).toMatch(/^file: the image could not be read/);
+    expect(await service.db.documentAnalysis.count({ where: { organizationId: org.id, status: 'FAILED' } })).toBe(4);
   });
 
   it('answers 404 for unknown and foreign keys, 400 without one', async () => {

@@ -178,3 +178,34 @@ export async function placedTextPdf(items: Array<{ text: string; x: number; y: n
 export function tableItems(rows: string[][], columns: number[], top: number) {
   return rows.flatMap((row, r) => row.map((text, c) => ({ text, x: columns[c]!, y: top + r * 20 })));
 }
+
+/** An uncompressed 8-bit greyscale TIFF with one page per image (scanners and faxes write these). */
+export async function multiPageTiff(images: Buffer[]): Promise<Buffer> {
+  const { createCanvas, loadImage } = await canvasWithFonts();
+  const { default: UTIF } = await import('utif2');
+  const pages = await Promise.all(
+    images.map(async (image) => {
+      const decoded = await loadImage(image);
+      const canvas = createCanvas(decoded.width, decoded.height);
+      const context = canvas.getContext('2d');
+      context.drawImage(decoded, 0, 0);
+      const rgba = context.getImageData(0, 0, decoded.width, decoded.height).data;
+      const grey = Buffer.alloc(decoded.width * decoded.height);
+      for (let i = 0; i < grey.length; i++) grey[i] = rgba[i * 4]!;
+      return { width: decoded.width, height: decoded.height, grey };
+    }),
+  );
+  // The directories first, then the pixels; encoded twice because the strip
+  // offsets depend on the directories' own length (which the offsets do not change).
+  const directories = (start: number) => {
+    let offset = start;
+    return pages.map(({ width, height, grey }) => {
+      const ifd = { t256: [width], t257: [height], t258: [8], t259: [1], t262: [1], t273: [offset], t277: [1], t278: [height], t279: [grey.length], t282: [[300, 1]], t283: [[300, 1]], t296: [2] };
+      offset += grey.length;
+      return ifd;
+    });
+  };
+  const length = UTIF.encode(directories(0) as never).byteLength;
+  const header = Buffer.from(UTIF.encode(directories(length) as never));
+  return Buffer.concat([header, ...pages.map((p) => p.grey)]);
+}

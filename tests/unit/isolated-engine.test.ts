@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { isolatedLocalEngine } from '../../src/analysis/engines/isolated.ts';
 import { scannedPdf, textPdf } from '../helpers/sample-files.ts';
 
-const engine = isolatedLocalEngine({ limits: { maxPages: 5, maxMegapixels: 40 }, timeoutMs: 20_000, logger: pino({ level: 'silent' }) });
+const engine = isolatedLocalEngine({ engine: { maxPages: 5, maxMegapixels: 40, ocr: 'tesseract.js' }, timeoutMs: 20_000, logger: pino({ level: 'silent' }) });
 afterAll(() => engine.stop());
 
 describe('local engine in its own process', () => {
@@ -28,7 +28,7 @@ describe('local engine in its own process', () => {
   }, 60_000);
 
   it('gives up on an analysis past the time limit, and keeps serving', async () => {
-    const quick = isolatedLocalEngine({ limits: { maxPages: 5, maxMegapixels: 40 }, timeoutMs: 50, logger: pino({ level: 'silent' }) });
+    const quick = isolatedLocalEngine({ engine: { maxPages: 5, maxMegapixels: 40, ocr: 'tesseract.js' }, timeoutMs: 50, logger: pino({ level: 'silent' }) });
     try {
       await expect(quick.analyze({ data: await scannedPdf(['Too slow']), contentType: 'application/pdf', key: 'k' })).rejects.toMatchObject({
         status: 422,

@@ -5,7 +5,8 @@ import { AppError, type ErrorCode } from '../../errors.ts';
 import type { Block } from '../blocks.ts';
 import type { IdentityResult } from '../identity.ts';
 import type { AnalysisEngine, EngineInput } from './engine.ts';
-import type { AnalysisLimits } from './local.ts';
+import type { LocalEngineOptions } from './local.ts';
+import type { OcrBackendName } from './ocr/backend.ts';
 
 const WORKER = fileURLToPath(new URL('./local-worker.ts', import.meta.url));
 
@@ -21,10 +22,10 @@ interface Pending {
  * The server itself never runs OCR or PDF rendering.
  */
 export function isolatedLocalEngine(options: {
-  limits: AnalysisLimits;
+  engine: LocalEngineOptions;
   timeoutMs: number;
   logger: Logger;
-}): AnalysisEngine & { stop(): Promise<void>; readonly pid: number | undefined } {
+}): AnalysisEngine & { stop(): Promise<void>; readonly pid: number | undefined; readonly ocr: OcrBackendName } {
   let child: ChildProcess | undefined;
   let nextId = 1;
   const pending = new Map<number, Pending>();
@@ -72,7 +73,7 @@ export function isolatedLocalEngine(options: {
             child?.kill('SIGKILL');
           }, options.timeoutMs);
           pending.set(id, { resolve, reject, timer });
-          child.send({ id, kind, data: input.data.toString('base64'), contentType: input.contentType, limits: options.limits });
+          child.send({ id, kind, data: input.data.toString('base64'), contentType: input.contentType, options: options.engine });
         }),
     );
     queue = result.catch(() => {});
@@ -81,6 +82,7 @@ export function isolatedLocalEngine(options: {
 
   return {
     name: 'local',
+    ocr: options.engine.ocr,
     /** The engine process's pid, if one is running (diagnostics, tests). */
     get pid() {
       return child?.pid;

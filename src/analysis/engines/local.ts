@@ -3,47 +3,52 @@ import { AppError } from '../../errors.ts';
 import { type Block, type RecognizedPage, textBlocks } from '../blocks.ts';
 import { identityFromBlocks, identityFromLines, mrzZone } from '../identity.ts';
 import { addLayoutBlocks } from '../layout.ts';
-import type { AnalysisEngine } from './engine.ts';
-import { recognizeImage, recognizeMrz } from './ocr.ts';
+import type { OcrBackendName } from './ocr/backend.ts';
+import { ocrBackend, type ReadImage, recognizeImage } from './ocr/recognize.ts';
 import { openPdf, pageText, renderPage } from './pdf.ts';
+import { imagePages, type RasterLimits } from './raster.ts';
 
-export interface AnalysisLimits {
-  maxPages: number;
-  maxMegapixels: number;
+export interface LocalEngineOptions extends RasterLimits {
+  ocr: OcrBackendName;
 }
-
 
 const unprocessable = (message: string) => new AppError('UNPROCESSABLE', message);
 const OCR_DPI = 300;
 
-/**
- * The default, offline engine: the text layer of PDFs (pdf.js), OCR
- * (tesseract.js with bundled English data) for images and scanned pages;
- * identity fields from the MRZ.
- */
-export function localEngine(limits: AnalysisLimits): AnalysisEngine {
-  return {
-    name: 'local',
-    analyze: ({ data, contentType }) => analyzeLocally(data, contentType, limits),
-    identify: async ({ data, contentType }) => identifyLocally(data, contentType, limits),
-  };
+/** A page as analysed: its words, and the image OCR read (none for a PDF text layer). */
+interface AnalysedPage {
+  page: RecognizedPage;
+  image?: Buffer;
 }
 
-/** Identity fields from the MRZ; on images the MRZ is read a second time with MRZ-only OCR. */
-export async function identifyLocally(data: Buffer, contentType: string, limits: AnalysisLimits) {
-  const blocks = await analyzeLocally(data, contentType, limits);
-  const zone = contentType.startsWith('image/') ? mrzZone(blocks) : null;
-  if (zone) {
-    const { width = 0, height = 0 } = imageSize(data);
+/**
+ * The default, offline engine: the text layer of PDFs (pdf.js), OCR
+ * (Debian's tesseract when installed, else tesseract.js) for images and
+ * scanned pages; identity fields from the MRZ.
+ */
+export async function analyzeLocally(data: Buffer, contentType: string, options: LocalEngineOptions): Promise<Block[]> {
+  return addLayoutBlocks(textBlocks((await readPages(data, contentType, options)).map((p) => p.page)));
+}
+
+/** Identity fields from the MRZ of the first page; on images the MRZ is read a second time with MRZ-only OCR. */
+export async function identifyLocally(data: Buffer, contentType: string, options: LocalEngineOptions) {
+  const pages = await readPages(data, contentType, options);
+  const blocks = addLayoutBlocks(textBlocks(pages.map((p) => p.page)));
+  const first = pages[0];
+  const zone = first?.image ? mrzZone(blocks.filter((b) => b.Page === 1)) : null;
+  if (first?.image && zone) {
+    const { width = 0, height = 0 } = imageSize(first.image);
     const margin = zone.Height * height * 0.5;
+    const left = Math.max(0, Math.floor(zone.Left * width - margin));
+    const top = Math.max(0, Math.floor(zone.Top * height - margin));
     const rectangle = {
-      left: Math.max(0, Math.floor(zone.Left * width - margin)),
-      top: Math.max(0, Math.floor(zone.Top * height - margin)),
-      width: Math.min(width, Math.ceil(zone.Width * width + 2 * margin)),
-      height: Math.min(height, Math.ceil(zone.Height * height + 2 * margin)),
+      left,
+      top,
+      width: Math.min(width - left, Math.ceil(zone.Width * width + 2 * margin)),
+      height: Math.min(height - top, Math.ceil(zone.Height * height + 2 * margin)),
     };
-    const reread = await recognizeMrz(data, rectangle);
-    const confidence = Math.min(...blocks.filter((b) => b.BlockType === 'LINE').map((b) => b.Confidence ?? 0));
+    const reread = await ocrBackend(options.ocr).readMrz(first.image, rectangle);
+    const confidence = Math.min(...blocks.filter((b) => b.BlockType === 'LINE' && b.Page === 1).map((b) => b.Confidence ?? 0));
     try {
       return identityFromLines(reread.map((text) => ({ text, confidence })));
     } catch {
@@ -53,34 +58,23 @@ export async function identifyLocally(data: Buffer, contentType: string, limits:
   return identityFromBlocks(blocks);
 }
 
-export async function analyzeLocally(data: Buffer, contentType: string, limits: AnalysisLimits): Promise<Block[]> {
-  if (contentType === 'application/pdf') return addLayoutBlocks(textBlocks(await pdfPages(data, limits)));
+async function readPages(data: Buffer, contentType: string, options: LocalEngineOptions): Promise<AnalysedPage[]> {
+  if (contentType === 'application/pdf') return pdfPages(data, options);
   if (contentType === 'image/heic' || contentType === 'image/heif') {
     throw unprocessable('file: HEIC/HEIF images cannot be analyzed by the local engine; convert to JPEG or PNG');
   }
-  checkPixels(data, limits);
-  try {
-    return addLayoutBlocks(textBlocks([await recognizeImage(data)]));
-  } catch (error) {
-    throw unprocessable(`file: the image could not be read (${(error as Error).message})`);
+  const pages: ReadImage[] = [];
+  for (const image of imagePages(data, contentType, options)) {
+    try {
+      pages.push(await recognizeImage(image, ocrBackend(options.ocr)));
+    } catch (error) {
+      throw unprocessable(`file: the image could not be read (${(error as Error).message})`);
+    }
   }
+  return pages;
 }
 
-function checkPixels(image: Buffer, limits: AnalysisLimits) {
-  let width = 0;
-  let height = 0;
-  try {
-    ({ width = 0, height = 0 } = imageSize(image));
-  } catch {
-    throw unprocessable('file: the image is corrupt or truncated');
-  }
-  const megapixels = (width * height) / 1e6;
-  if (megapixels > limits.maxMegapixels) {
-    throw unprocessable(`file: the image has ${megapixels.toFixed(1)} megapixels; the limit is ${limits.maxMegapixels}`);
-  }
-}
-
-async function pdfPages(data: Buffer, limits: AnalysisLimits): Promise<RecognizedPage[]> {
+async function pdfPages(data: Buffer, options: LocalEngineOptions): Promise<AnalysedPage[]> {
   let pdf: Awaited<ReturnType<typeof openPdf>>;
   try {
     pdf = await openPdf(data);
@@ -88,14 +82,14 @@ async function pdfPages(data: Buffer, limits: AnalysisLimits): Promise<Recognize
     throw unprocessable(`file: the PDF could not be read (${(error as Error).message})`);
   }
   try {
-    if (pdf.numPages > limits.maxPages) {
-      throw unprocessable(`file: the PDF has ${pdf.numPages} pages; the limit is ${limits.maxPages}`);
+    if (pdf.numPages > options.maxPages) {
+      throw unprocessable(`file: the PDF has ${pdf.numPages} pages; the limit is ${options.maxPages}`);
     }
-    const pages: RecognizedPage[] = [];
+    const pages: AnalysedPage[] = [];
     for (let number = 1; number <= pdf.numPages; number++) {
       const text = await pageText(pdf, number);
       // No text layer: a scanned page, rendered and read by OCR.
-      pages.push(text ?? (await recognizeImage(await renderPage(pdf, number, OCR_DPI))));
+      pages.push(text ? { page: text } : await recognizeImage(await renderPage(pdf, number, OCR_DPI), ocrBackend(options.ocr)));
     }
     return pages;
   } finally {

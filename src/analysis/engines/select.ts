@@ -3,6 +3,8 @@ import type { Config } from '../../config.ts';
 import type { AnalysisEngine } from './engine.ts';
 import type { Logger } from 'pino';
 import { isolatedLocalEngine } from './isolated.ts';
+import type { OcrBackendName } from './ocr/backend.ts';
+import { installedLanguages } from './ocr/tesseract-cli.ts';
 import { textractEngine } from './textract.ts';
 
 /** Textract when asked for, or when AWS credentials are configured (auto); else the local engine. */
@@ -11,10 +13,20 @@ export function selectEngine(config: Config, logger: Logger, env: NodeJS.Process
   const useTextract = config.DOCUMENT_ANALYSIS_ENGINE === 'textract' || (config.DOCUMENT_ANALYSIS_ENGINE === 'auto' && awsConfigured);
   if (!useTextract) {
     return isolatedLocalEngine({
-      limits: { maxPages: config.ANALYSIS_MAX_PAGES, maxMegapixels: config.ANALYSIS_MAX_MEGAPIXELS },
+      engine: { maxPages: config.ANALYSIS_MAX_PAGES, maxMegapixels: config.ANALYSIS_MAX_MEGAPIXELS, ocr: selectOcr(config.OCR_ENGINE) },
       timeoutMs: config.ANALYSIS_TIMEOUT_MS,
       logger,
     });
   }
   return textractEngine({ client: new TextractClient({ region: config.TEXTRACT_REGION ?? config.S3_REGION }), bucket: config.S3_BUCKET });
+}
+
+/** The `tesseract` program when it can read English, else tesseract.js (always available). */
+export function selectOcr(choice: Config['OCR_ENGINE']): OcrBackendName {
+  if (choice === 'tesseract.js') return choice;
+  const readsEnglish = installedLanguages()?.includes('eng') ?? false;
+  if (choice === 'tesseract' && !readsEnglish) {
+    throw new Error('OCR_ENGINE=tesseract, but the tesseract program with English data (eng) is not installed');
+  }
+  return readsEnglish ? 'tesseract' : 'tesseract.js';
 }
