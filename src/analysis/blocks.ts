@@ -16,12 +16,16 @@ export interface Geometry {
 }
 
 export interface Relationship {
-  Type: 'CHILD' | 'VALUE';
+  /** The local engine writes CHILD, VALUE and MERGED_CELL; Textract has a few more (TITLE, ANSWER, ...). */
+  Type: 'CHILD' | 'VALUE' | 'MERGED_CELL' | 'TITLE' | 'ANSWER' | 'TABLE' | 'TABLE_TITLE' | 'TABLE_FOOTER' | 'COMPLEX_FEATURES';
   Ids: string[];
 }
 
 export interface Block {
-  BlockType: 'PAGE' | 'LINE' | 'WORD' | 'TABLE' | 'CELL' | 'KEY_VALUE_SET';
+  /** The local engine writes the first seven; Textract's other types pass through from the textract engine. */
+  BlockType:
+    | 'PAGE' | 'LINE' | 'WORD' | 'TABLE' | 'CELL' | 'MERGED_CELL' | 'KEY_VALUE_SET'
+    | 'SELECTION_ELEMENT' | 'TITLE' | 'TABLE_TITLE' | 'TABLE_FOOTER' | 'SIGNATURE' | 'QUERY' | 'QUERY_RESULT' | `LAYOUT_${string}`;
   Id: string;
   Confidence?: number;
   Text?: string;
@@ -30,7 +34,9 @@ export interface Block {
   ColumnIndex?: number;
   RowSpan?: number;
   ColumnSpan?: number;
-  EntityTypes?: Array<'KEY' | 'VALUE'>;
+  /** KEY/VALUE on KEY_VALUE_SET; Textract also marks cells (COLUMN_HEADER, ...). */
+  EntityTypes?: string[];
+  SelectionStatus?: 'SELECTED' | 'NOT_SELECTED';
   Geometry: Geometry;
   Relationships?: Relationship[];
   Page: number;

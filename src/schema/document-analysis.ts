@@ -4,7 +4,7 @@ import type { Context } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { AnalysisKind, AnalysisStatus } from '../generated/prisma/enums.ts';
 import type { IdentityResult, MrzCheck } from '../analysis/identity.ts';
-import type { FormField } from '../analysis/views.ts';
+import type { FormField, MergedCell, TableView } from '../analysis/views.ts';
 import { StoredFile } from './file.ts';
 import { findOr404 } from './find-or-404.ts';
 import { NEWEST_FIRST } from './pagination.ts';
@@ -14,18 +14,30 @@ const AnalysisStatusEnum = builder.enumType(AnalysisStatus, { name: 'AnalysisSta
 
 interface StoredResult {
   blocks: unknown[];
-  tables: Array<{ page: number; confidence: number; rows: string[][] }>;
+  tables: TableView[];
   forms: FormField[];
   identity?: IdentityResult;
 }
 const stored = (result: unknown) => (result ?? null) as StoredResult | null;
 
-const AnalysisTable = builder.objectRef<StoredResult['tables'][number]>('AnalysisTable').implement({
-  description: 'A table as rows of cell texts.',
+const MergedCellRef = builder.objectRef<MergedCell>('MergedCell').implement({
+  description: 'Cells joined into one (Textract MERGED_CELL): its first position and spans.',
+  fields: (t) => ({
+    rowIndex: t.exposeInt('rowIndex'),
+    columnIndex: t.exposeInt('columnIndex'),
+    rowSpan: t.exposeInt('rowSpan'),
+    columnSpan: t.exposeInt('columnSpan'),
+  }),
+});
+
+const AnalysisTable = builder.objectRef<TableView>('AnalysisTable').implement({
+  description: "A table as rows of cell texts; a merged cell's text is in its first position.",
   fields: (t) => ({
     page: t.exposeInt('page'),
     confidence: t.exposeFloat('confidence'),
     rows: t.field({ type: [['String']] as never, resolve: (table) => table.rows }),
+    // Results stored before merged cells were reported have none.
+    mergedCells: t.field({ type: [MergedCellRef], resolve: (table) => table.mergedCells ?? [] }),
   }),
 });
 

@@ -22,7 +22,11 @@ export interface TextractOptions {
   timeoutMs?: number;
 }
 
-const asBlocks = (blocks: TextractBlock[] | undefined) => (blocks ?? []) as unknown as Block[];
+/**
+ * Textract's blocks as stored. The synchronous API leaves out `Page` (its
+ * documents have one page); the platform's views group by page, so it is set.
+ */
+const asBlocks = (blocks: TextractBlock[] | undefined) => ((blocks ?? []) as unknown as Block[]).map((block) => ({ ...block, Page: block.Page || 1 }));
 
 /**
  * AWS Textract: AnalyzeDocument (TABLES, FORMS) for images and one-page
