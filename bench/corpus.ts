@@ -142,6 +142,56 @@ async function scannedPdf(pages: Page[]): Promise<Buffer> {
   return Buffer.from(await document.save());
 }
 
+/**
+ * A fully ruled table whose structure only the lines tell: headers spanning
+ * two rows or two columns, empty cells, and text wrapped inside cells. The
+ * frame is one stroked rectangle, the inner borders separate lines.
+ */
+export async function gridTablePdf(): Promise<{ data: Buffer; truth: Truth; mergedCells: Array<{ rowIndex: number; columnIndex: number; rowSpan: number; columnSpan: number }> }> {
+  const xs = [60, 200, 280, 360, 520];
+  const ys = [300, 320, 340, 374, 408, 442]; // row tops from the page top; data rows hold two lines
+  const cells: Array<{ row: number; column: number; lines: string[] }> = [
+    { row: 0, column: 0, lines: ['Shareholder'] }, { row: 0, column: 1, lines: ['Shares held'] }, { row: 0, column: 3, lines: ['Country'] },
+    { row: 1, column: 1, lines: ['Class A'] }, { row: 1, column: 2, lines: ['Class B'] },
+    { row: 2, column: 0, lines: ['Alice Smith'] }, { row: 2, column: 1, lines: ['600'] }, { row: 2, column: 3, lines: ['United Kingdom of', 'Great Britain'] },
+    { row: 3, column: 0, lines: ['Bob Jones'] }, { row: 3, column: 1, lines: ['400'] }, { row: 3, column: 2, lines: ['150'] }, { row: 3, column: 3, lines: ['United States'] },
+    { row: 4, column: 0, lines: ['Northwind Holdings', 'Limited'] }, { row: 4, column: 2, lines: ['250'] }, { row: 4, column: 3, lines: ['Singapore'] },
+  ];
+  const forms: Array<[string, string]> = [['Register:', 'Members of Northwind Group'], ['As at:', '31/12/2025']];
+  const document = await PDFDocument.create();
+  const font = await document.embedFont(StandardFonts.Helvetica);
+  const pdfPage = document.addPage([595, 842]);
+  const y = (top: number) => 842 - top;
+  forms.forEach(([key, value], i) => pdfPage.drawText(`${key} ${value}`, { x: 60, y: y(120 + i * 26), size: 11, font }));
+  for (const cell of cells) {
+    cell.lines.forEach((line, i) => pdfPage.drawText(line, { x: xs[cell.column]! + 4, y: y(ys[cell.row]! + 14 + i * 14), size: 10, font }));
+  }
+  const black = rgb(0, 0, 0);
+  const line = (x1: number, top1: number, x2: number, top2: number) => pdfPage.drawLine({ start: { x: x1, y: y(top1) }, end: { x: x2, y: y(top2) }, thickness: 0.75, color: black });
+  pdfPage.drawRectangle({ x: xs[0]!, y: y(ys.at(-1)!), width: xs.at(-1)! - xs[0]!, height: ys.at(-1)! - ys[0]!, borderWidth: 0.75, borderColor: black });
+  line(xs[1]!, ys[1]!, xs[3]!, ys[1]!); // under "Shares held" only: the other header cells span both rows
+  for (const top of ys.slice(2, -1)) line(xs[0]!, top, xs[4]!, top);
+  line(xs[1]!, ys[0]!, xs[1]!, ys.at(-1)!);
+  line(xs[2]!, ys[1]!, xs[2]!, ys.at(-1)!); // not through the header row: "Shares held" spans two columns
+  line(xs[3]!, ys[0]!, xs[3]!, ys.at(-1)!);
+  const rows = [
+    ['Shareholder', 'Shares held', '', 'Country'],
+    ['', 'Class A', 'Class B', ''],
+    ['Alice Smith', '600', '', 'United Kingdom of Great Britain'],
+    ['Bob Jones', '400', '150', 'United States'],
+    ['Northwind Holdings Limited', '', '250', 'Singapore'],
+  ];
+  return {
+    data: Buffer.from(await document.save()),
+    truth: { words: [...forms.flat(), ...rows.flat()].join(' ').split(/\s+/).filter(Boolean), tables: [rows], forms },
+    mergedCells: [
+      { rowIndex: 1, columnIndex: 1, rowSpan: 2, columnSpan: 1 },
+      { rowIndex: 1, columnIndex: 2, rowSpan: 1, columnSpan: 2 },
+      { rowIndex: 1, columnIndex: 4, rowSpan: 2, columnSpan: 1 },
+    ],
+  };
+}
+
 export const HOLDERS: PassportHolder[] = [
   { lastName: 'EXAMPLE', firstNames: ['JANE', 'MARIE'], documentNumber: '123456789', nationality: 'GBR', birthDate: '850310', sex: 'F', expirationDate: '300101' },
   { lastName: 'MUSTERMANN', firstNames: ['ERIKA'], documentNumber: 'C01X00T47', nationality: 'DEU', birthDate: '640812', sex: 'F', expirationDate: '310630' },
@@ -154,6 +204,8 @@ export async function buildCorpus(): Promise<Sample[]> {
     const pages = [page(i, ruled)];
     samples.push({ name: `text-layer ${ruled ? 'ruled' : 'unruled'} table + form`, category: 'clean-pdf', contentType: 'application/pdf', data: await textLayerPdf(pages), pages: 1, truth: truthOf(pages) });
   }
+  const grid = await gridTablePdf();
+  samples.push({ name: 'text-layer ruled grid (merged, empty, wrapped cells)', category: 'clean-pdf', contentType: 'application/pdf', data: grid.data, pages: 1, truth: grid.truth });
   const multi = [page(5, true), page(6, false), page(7, true)];
   samples.push({ name: 'text-layer 3 pages', category: 'clean-pdf', contentType: 'application/pdf', data: await textLayerPdf(multi), pages: 3, truth: truthOf(multi) });
   for (const [i, ruled] of [false, true].entries()) {

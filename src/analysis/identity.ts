@@ -208,8 +208,17 @@ export function mrzCheck(lines: string[], parsed?: ParseResult): MrzCheck {
 
 const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
 
-/** A printed date as ISO, when unambiguous: 1985-03-10, 10.03.1985, 10 MAR 1985, 31/03/1985 or 03/31/1985. */
-export function printedDate(text: string): string | null {
+/** Day-first or month-first: what a printed "03/04/1985" means. */
+export type DateOrder = 'DMY' | 'MDY';
+
+const SLASHED = /(\d{1,2})[/-](\d{1,2})[/-](\d{4})/;
+
+/**
+ * A printed date as YYYY-MM-DD: ISO, "10.03.1985", "10 MAR 1985", or
+ * "10/03/1985" read in `order` (without an order, only when day and month
+ * cannot be confused). Null when it is not a valid date.
+ */
+export function printedDate(text: string, order: DateOrder | null = null): string | null {
   const iso = (y: number, m: number, d: number) => {
     const date = new Date(Date.UTC(y, m - 1, d));
     return date.getUTCMonth() === m - 1 && date.getUTCDate() === d ? date.toISOString().slice(0, 10) : null;
@@ -223,13 +232,44 @@ export function printedDate(text: string): string | null {
     const month = MONTHS.indexOf(m[2]!.toUpperCase()) + 1;
     return month ? iso(Number(m[3]), month, Number(m[1])) : null;
   }
-  m = /(\d{1,2})\/(\d{1,2})\/(\d{4})/.exec(text);
+  m = SLASHED.exec(text);
   if (m) {
     const [a, b, y] = [Number(m[1]), Number(m[2]), Number(m[3])];
-    // Day and month are told apart only when one of them cannot be a month.
     if (a > 12 && b <= 12) return iso(y, b, a);
     if (b > 12 && a <= 12) return iso(y, a, b);
+    if (order) return order === 'DMY' ? iso(y, b, a) : iso(y, a, b);
   }
+  return null;
+}
+
+const US_HINTS = /\b(?:USA|UNITED STATES|MM\/DD\/YYYY|DRIVER'?S? LICENSE)\b/i;
+const DAY_FIRST_HINTS = /\b(?:DD\/MM\/YYYY|DRIVING LICEN[CS]E|LICENCE)\b/i;
+
+/**
+ * How a document writes its slashed dates, from its own evidence, strongest
+ * first: a date that can only be read one way; the only order in which birth
+ * comes before issue and issue before expiry; a printed format or the
+ * document's country and spelling (US documents are month-first). Null when
+ * nothing tells; such dates are then left un-normalized rather than guessed.
+ */
+export function dateOrder(dates: Partial<Record<'birth' | 'issue' | 'expiry', string>>, documentText: string): DateOrder | null {
+  const slashed = Object.values(dates).map((text) => SLASHED.exec(text ?? '')).filter((m): m is RegExpExecArray => Boolean(m));
+  const dayFirst = slashed.some((m) => Number(m[1]) > 12);
+  const monthFirst = slashed.some((m) => Number(m[2]) > 12);
+  if (dayFirst !== monthFirst) return dayFirst ? 'DMY' : 'MDY';
+  if (dayFirst && monthFirst) return null; // contradictory: misread
+  const consistent = (order: DateOrder) => {
+    const [birth, issue, expiry] = (['birth', 'issue', 'expiry'] as const).map((k) => (dates[k] ? printedDate(dates[k]!, order) : undefined));
+    if ([birth, issue, expiry].includes(null)) return false;
+    const ordered = [birth, issue, expiry].filter((d): d is string => Boolean(d));
+    return ordered.every((d, i) => i === 0 || ordered[i - 1]! < d);
+  };
+  const fits = (['DMY', 'MDY'] as const).filter(consistent);
+  if (fits.length === 1) return fits[0]!;
+  if (fits.length === 0) return null;
+  const us = US_HINTS.test(documentText);
+  const dayFirstDocument = DAY_FIRST_HINTS.test(documentText);
+  if (us !== dayFirstDocument) return us ? 'MDY' : 'DMY';
   return null;
 }
 
@@ -245,8 +285,9 @@ const LABELS: Array<[string, RegExp]> = [
 
 /**
  * Identity fields of documents without an MRZ (drivers' licences, many ID
- * cards) from labelled lines ("Surname: ...", "Date of birth: ..."). Dates
- * are normalized only when unambiguous. Null when too little is found.
+ * cards) from labelled lines ("Surname: ...", "Date of birth: ..."). Slashed
+ * dates are normalized in the order the document itself shows (dateOrder).
+ * Null when too little is found.
  */
 export function identityFromLabels(lines: Array<{ text: string; confidence: number }>): IdentityResult | null {
   const found = new Map<string, { text: string; confidence: number }>();
@@ -269,7 +310,11 @@ export function identityFromLabels(lines: Array<{ text: string; confidence: numb
     },
   });
   const value = (type: string) => found.get(type) ?? { text: '', confidence: 0 };
-  const dated = (type: string) => field(type, value(type).text, value(type).confidence, printedDate(value(type).text));
+  const order = dateOrder(
+    { birth: found.get('DATE_OF_BIRTH')?.text, issue: found.get('DATE_OF_ISSUE')?.text, expiry: found.get('EXPIRATION_DATE')?.text },
+    lines.map((l) => l.text).join('\n'),
+  );
+  const dated = (type: string) => field(type, value(type).text, value(type).confidence, printedDate(value(type).text, order));
   const firstConfidence = value('FIRST_NAME').confidence;
   return {
     idType,

@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { type Block, type BoundingBox, type Geometry } from './blocks.ts';
+import type { Rule } from './engines/pdf-rules.ts';
+import { ruledTables } from './ruled-tables.ts';
+
+/** A page's ruling lines in its own units (PDF points), with its size. */
+export interface PageRules {
+  width: number;
+  height: number;
+  rules: Rule[];
+}
 
 // Tables and key/value pairs from word geometry, for engines that only find
 // words (OCR, PDF text layers). Heuristics, measured by the evaluation bench.
@@ -85,13 +94,23 @@ function aligned(a: Cell[], b: Cell[], tolerance: number) {
   });
 }
 
-/** TABLE/CELL and KEY_VALUE_SET blocks for the words of `blocks`, appended to them. */
-export function addLayoutBlocks(blocks: Block[]): Block[] {
+/**
+ * TABLE/CELL and KEY_VALUE_SET blocks for the words of `blocks`, appended to
+ * them: ruled tables first (when the page has ruling lines), then tables and
+ * key/value pairs from the geometry of the remaining words.
+ */
+export function addLayoutBlocks(blocks: Block[], rulesByPage: Map<number, PageRules> = new Map()): Block[] {
   const added: Block[] = [];
   const pages = [...new Set(blocks.map((b) => b.Page))];
   const byId = new Map(blocks.map((b) => [b.Id, b]));
   for (const page of pages) {
-    const words = blocks.filter((b) => b.BlockType === 'WORD' && b.Page === page);
+    let words = blocks.filter((b) => b.BlockType === 'WORD' && b.Page === page);
+    const drawn = rulesByPage.get(page);
+    if (drawn?.rules.length) {
+      const ruled = ruledTables(words, drawn.rules, drawn, page);
+      added.push(...ruled.blocks);
+      words = words.filter((w) => !ruled.used.has(w.Id));
+    }
     if (words.length === 0) continue;
     const height = median(words.map((w) => box(w).Height));
     const skew = skewOf(blocks.filter((b) => b.BlockType === 'LINE' && b.Page === page), byId);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Block } from '../../src/analysis/blocks.ts';
 import type { RunningService } from '../../src/service.ts';
+import { gridTablePdf } from '../../bench/corpus.ts';
 import { graphqlClient, restClient } from '../helpers/http.ts';
 import { multiPageTiff, passportImage, passportMrz, placedTextPdf, scannedPdf, tableItems, textImage, textPdf } from '../helpers/sample-files.ts';
 import { createOrganization, startTestService, type TestOrganization } from '../helpers/service.ts';
@@ -26,7 +27,7 @@ function recall(expected: string, text: string) {
 function checkBlockModel(blocks: Block[]) {
   const byId = new Map(blocks.map((b) => [b.Id, b]));
   for (const block of blocks) {
-    expect(['PAGE', 'LINE', 'WORD', 'TABLE', 'CELL', 'KEY_VALUE_SET']).toContain(block.BlockType);
+    expect(['PAGE', 'LINE', 'WORD', 'TABLE', 'CELL', 'MERGED_CELL', 'KEY_VALUE_SET']).toContain(block.BlockType);
     const box = block.Geometry.BoundingBox;
     for (const v of [box.Left, box.Top, box.Width, box.Height]) expect(v).toBeGreaterThanOrEqual(0);
     expect(box.Left + box.Width).toBeLessThanOrEqual(1.000001);
@@ -153,6 +154,23 @@ describe('tables and key/value pairs', () => {
     const cells = blocks.filter((b) => b.BlockType === 'CELL');
     expect(cells.map((c) => [c.RowIndex, c.ColumnIndex])).toContainEqual([3, 3]);
     expect(blocks.filter((b) => b.BlockType === 'KEY_VALUE_SET' && b.EntityTypes?.includes('KEY'))).toHaveLength(2);
+  });
+
+  it('reads a ruled grid from its lines: merged headers, empty cells, text wrapped in a cell', async () => {
+    const grid = await gridTablePdf();
+    const response = await rest('POST', '/v1/document-analysis/analyze', { fileKey: await stored(grid.data, 'register.pdf') });
+    expect(response.status).toBe(200);
+    const { data } = response.body;
+    expect(data.tables).toHaveLength(1);
+    expect(data.tables[0].rows).toEqual(grid.truth.tables[0]);
+    expect(data.tables[0].mergedCells).toEqual(grid.mergedCells);
+    expect(data.forms.map((f: { key: string; value: string }) => [f.key, f.value])).toEqual(grid.truth.forms);
+    const blocks = data.blocks as Block[];
+    checkBlockModel(blocks);
+    // Textract's layout: a CELL at every grid position (5 × 4), MERGED_CELL blocks over them.
+    expect(blocks.filter((b) => b.BlockType === 'CELL')).toHaveLength(20);
+    const merged = blocks.filter((b) => b.BlockType === 'MERGED_CELL');
+    expect(merged.map((m) => m.Relationships![0]!.Ids.length)).toEqual([2, 2, 2]);
   });
 
   it('finds them in an OCR\'d image', async () => {
@@ -309,6 +327,17 @@ describe('POST /v1/document-analysis/analyze-id', () => {
     expect(fields.EXPIRATION_DATE!.NormalizedValue!.Value).toBe('2030-01-01T00:00:00');
     expect(fields.ID_TYPE!.Text).toBe('DRIVER LICENSE FRONT');
     expect(data.mrz).toMatchObject({ format: 'NONE', valid: false });
+  }, 30_000);
+
+  it('reads ambiguous slashed dates the way the document writes them (a US licence: month first)', async () => {
+    const image = await textImage(['USA DRIVER LICENSE', 'Last name: DOE', 'First name: JANE', 'DOB: 03/04/1985', 'Issued: 05/06/2021', 'Expires: 05/06/2029']);
+    const response = await rest('POST', '/v1/document-analysis/analyze-id', { fileKey: await stored(image, 'us-licence.png') });
+    expect(response.status).toBe(200);
+    const dates = Object.fromEntries(
+      (response.body.data.IdentityDocumentFields as Array<{ Type: { Text: string }; ValueDetection: { NormalizedValue?: { Value: string } } }>)
+        .map((f) => [f.Type.Text, f.ValueDetection.NormalizedValue?.Value]),
+    );
+    expect(dates).toMatchObject({ DATE_OF_BIRTH: '1985-03-04T00:00:00', DATE_OF_ISSUE: '2021-05-06T00:00:00', EXPIRATION_DATE: '2029-05-06T00:00:00' });
   }, 30_000);
 });
 

@@ -83,5 +83,23 @@ describe('printed dates on identity documents', () => {
     expect(printedDate('03/04/1985')).toBeNull();
     expect(printedDate('31.02.1985')).toBeNull();
     expect(printedDate('soon')).toBeNull();
+    expect(printedDate('03/04/1985', 'DMY')).toBe('1985-04-03');
+    expect(printedDate('03/04/1985', 'MDY')).toBe('1985-03-04');
+  });
+
+  it('reads ambiguous dates in the order the document itself shows', async () => {
+    const { dateOrder } = await import('../../src/analysis/identity.ts');
+    // Another date on the document can be read only one way.
+    expect(dateOrder({ birth: '03/04/1985', expiry: '25/06/2031' }, '')).toBe('DMY');
+    expect(dateOrder({ birth: '03/04/1985', expiry: '06/25/2031' }, '')).toBe('MDY');
+    // Only one order puts issue before expiry.
+    expect(dateOrder({ issue: '12/01/2020', expiry: '11/02/2020' }, '')).toBe('DMY'); // DMY: 12 Jan → 11 Feb; MDY: 1 Dec → 2 Nov (backwards)
+    // Both orders fit: the document's country, spelling or printed format decides.
+    expect(dateOrder({ birth: '03/04/1985', expiry: '05/06/2031' }, 'USA DRIVER LICENSE')).toBe('MDY');
+    expect(dateOrder({ birth: '03/04/1985', expiry: '05/06/2031' }, 'DRIVING LICENCE')).toBe('DMY');
+    expect(dateOrder({ birth: '03/04/1985', expiry: '05/06/2031' }, 'Format: DD/MM/YYYY')).toBe('DMY');
+    // Nothing tells (or the evidence contradicts itself): left un-normalized.
+    expect(dateOrder({ birth: '03/04/1985', expiry: '05/06/2031' }, 'IDENTITY CARD')).toBeNull();
+    expect(dateOrder({ birth: '13/04/1985', expiry: '05/16/2031' }, '')).toBeNull();
   });
 });

@@ -2,10 +2,11 @@ import { imageSize } from 'image-size';
 import { AppError } from '../../errors.ts';
 import { type Block, type RecognizedPage, textBlocks } from '../blocks.ts';
 import { identityFromBlocks, identityFromLines, mrzZone } from '../identity.ts';
-import { addLayoutBlocks } from '../layout.ts';
+import { addLayoutBlocks, type PageRules } from '../layout.ts';
 import type { OcrBackendName } from './ocr/backend.ts';
 import { ocrBackend, type ReadImage, recognizeImage } from './ocr/recognize.ts';
 import { openPdf, pageText, renderPage } from './pdf.ts';
+import { pageRules, type Rule } from './pdf-rules.ts';
 import { imagePages, type RasterLimits } from './raster.ts';
 
 export interface LocalEngineOptions extends RasterLimits {
@@ -15,10 +16,17 @@ export interface LocalEngineOptions extends RasterLimits {
 const unprocessable = (message: string) => new AppError('UNPROCESSABLE', message);
 const OCR_DPI = 300;
 
-/** A page as analysed: its words, and the image OCR read (none for a PDF text layer). */
+/** A page as analysed: its words, the image OCR read (none for a PDF text layer), ruling lines of a PDF. */
 interface AnalysedPage {
   page: RecognizedPage;
   image?: Buffer;
+  rules?: Rule[];
+}
+
+function layout(pages: AnalysedPage[]): Block[] {
+  const rulesByPage = new Map<number, PageRules>();
+  pages.forEach(({ page, rules }, i) => rules && rulesByPage.set(i + 1, { width: page.width, height: page.height, rules }));
+  return addLayoutBlocks(textBlocks(pages.map((p) => p.page)), rulesByPage);
 }
 
 /**
@@ -27,13 +35,13 @@ interface AnalysedPage {
  * scanned pages; identity fields from the MRZ.
  */
 export async function analyzeLocally(data: Buffer, contentType: string, options: LocalEngineOptions): Promise<Block[]> {
-  return addLayoutBlocks(textBlocks((await readPages(data, contentType, options)).map((p) => p.page)));
+  return layout(await readPages(data, contentType, options));
 }
 
 /** Identity fields from the MRZ of the first page; on images the MRZ is read a second time with MRZ-only OCR. */
 export async function identifyLocally(data: Buffer, contentType: string, options: LocalEngineOptions) {
   const pages = await readPages(data, contentType, options);
-  const blocks = addLayoutBlocks(textBlocks(pages.map((p) => p.page)));
+  const blocks = layout(pages);
   const first = pages[0];
   const zone = first?.image ? mrzZone(blocks.filter((b) => b.Page === 1)) : null;
   if (first?.image && zone) {
@@ -89,7 +97,7 @@ async function pdfPages(data: Buffer, options: LocalEngineOptions): Promise<Anal
     for (let number = 1; number <= pdf.numPages; number++) {
       const text = await pageText(pdf, number);
       // No text layer: a scanned page, rendered and read by OCR.
-      pages.push(text ? { page: text } : await recognizeImage(await renderPage(pdf, number, OCR_DPI), ocrBackend(options.ocr)));
+      pages.push(text ? { page: text, rules: await pageRules(pdf, number) } : await recognizeImage(await renderPage(pdf, number, OCR_DPI), ocrBackend(options.ocr)));
     }
     return pages;
   } finally {
