@@ -3,7 +3,7 @@
 // without a text layer, degraded scans, and passports with valid MRZs.
 import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
-import { type PassportHolder, passportImage } from '../tests/helpers/sample-files.ts';
+import { idCardImage, multiPageTiff, type PassportHolder, passportImage } from '../tests/helpers/sample-files.ts';
 
 const FONTS = new URL('../node_modules/dejavu-fonts-ttf/ttf/', import.meta.url);
 GlobalFonts.registerFromPath(new URL('DejaVuSans.ttf', FONTS).pathname, 'Corpus Sans');
@@ -16,7 +16,7 @@ export interface Truth {
 
 export interface Sample {
   name: string;
-  category: 'clean-pdf' | 'clean-image' | 'degraded' | 'scanned-pdf' | 'passport';
+  category: 'clean-pdf' | 'clean-image' | 'degraded' | 'scanned-pdf' | 'id-document';
   contentType: string;
   data: Buffer;
   pages: number;
@@ -198,6 +198,11 @@ export const HOLDERS: PassportHolder[] = [
   { lastName: 'ROSSI', firstNames: ['MARCO', 'LUCA'], documentNumber: 'YA1234567', nationality: 'ITA', birthDate: '921129', sex: 'M', expirationDate: '281015' },
 ];
 
+export const ID_CARD_HOLDERS: PassportHolder[] = [
+  { lastName: 'DUPONT', firstNames: ['MARIE', 'CLAIRE'], documentNumber: 'X4RTBPFW4', nationality: 'FRA', birthDate: '900716', sex: 'F', expirationDate: '320101' },
+  { lastName: 'DE BRUIJN', firstNames: ['WILLEKE', 'LISELOTTE'], documentNumber: 'SPECI2021', nationality: 'NLD', birthDate: '650310', sex: 'F', expirationDate: '310802' },
+];
+
 export async function buildCorpus(): Promise<Sample[]> {
   const samples: Sample[] = [];
   for (const [i, ruled] of [false, true].entries()) {
@@ -212,14 +217,20 @@ export async function buildCorpus(): Promise<Sample[]> {
     const p = page(10 + i, ruled);
     samples.push({ name: `image ${ruled ? 'ruled' : 'unruled'} 300 dpi`, category: 'clean-image', ...pageImage(p, 'none', i), pages: 1, truth: truthOf([p]) });
   }
+  const faxed = [page(12, true), page(13, false)];
+  const tiff = await multiPageTiff(faxed.map((p, i) => pageImage(p, 'none', i).data));
+  samples.push({ name: 'TIFF 2 pages', category: 'clean-image', contentType: 'image/tiff', data: tiff, pages: 2, truth: truthOf(faxed) });
   for (const [i, degradation] of (['noise', 'blur', 'skew', 'low-dpi', 'jpeg', 'rotated-90', 'upside-down'] as const).entries()) {
     const p = page(20 + i, i % 2 === 0);
     samples.push({ name: `scan: ${degradation}`, category: 'degraded', ...pageImage(p, degradation, i), pages: 1, truth: truthOf([p]) });
   }
   const scanned = [page(30, true), page(31, false)];
   samples.push({ name: 'scanned PDF 2 pages (no text layer)', category: 'scanned-pdf', contentType: 'application/pdf', data: await scannedPdf(scanned), pages: 2, truth: truthOf(scanned) });
+  for (const holder of ID_CARD_HOLDERS) {
+    samples.push({ name: `ID card (TD1) ${holder.nationality}`, category: 'id-document', contentType: 'image/png', data: await idCardImage(holder), pages: 1, truth: { words: [], tables: [], forms: [] }, passport: holder });
+  }
   for (const holder of HOLDERS) {
-    samples.push({ name: `passport ${holder.nationality}`, category: 'passport', contentType: 'image/png', data: await passportImage(holder), pages: 1, truth: { words: [], tables: [], forms: [] }, passport: holder });
+    samples.push({ name: `passport ${holder.nationality}`, category: 'id-document', contentType: 'image/png', data: await passportImage(holder), pages: 1, truth: { words: [], tables: [], forms: [] }, passport: holder });
   }
   return samples;
 }

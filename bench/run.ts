@@ -53,7 +53,7 @@ if (!only || only === 'analysis') {
   for (const ocr of backends) runs.push(await runAnalysisBench(ocr, corpus));
   const cell = (value: number | undefined, digits = 3) => (value === undefined ? '' : fixed(value, digits));
   const summary = runs.flatMap(({ ocr, rows }) =>
-    (['clean-pdf', 'clean-image', 'degraded', 'scanned-pdf', 'passport'] as const).map((category) => {
+    (['clean-pdf', 'clean-image', 'degraded', 'scanned-pdf', 'id-document'] as const).map((category) => {
       const group = rows.filter((r) => r.category === category);
       const avg = (key: keyof AnalysisBenchRow) => {
         const values = group.map((r) => r[key]).filter((v): v is number => typeof v === 'number');
@@ -74,7 +74,7 @@ if (!only || only === 'analysis') {
 Corpus: \`bench/corpus.ts\` (typed forms, ruled and unruled tables, a ruled grid table with
 wrapped, empty and merged cells, multi-page PDFs with and without a text layer, a 2-page TIFF,
 scans with noise, blur, 1.2° skew, 150 dpi, JPEG quality 25, turned sideways and upside down,
-and passports with valid MRZs), ground truth generated with it. Engine: local (pdf.js text
+and passports and ID cards with valid MRZs), ground truth generated with it. Engine: local (pdf.js text
 layer and ruling lines, OCR, geometry-based tables and key/value pairs, MRZ), once per OCR
 backend on this machine: ${backends.join(', ')}. AWS Textract is not reachable here, so it is
 not measured. Word recall and CER over all page text; table cells: share of ground-truth

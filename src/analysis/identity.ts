@@ -11,7 +11,11 @@ export interface IdentityDocumentField {
 export interface MrzCheck {
   format: string;
   valid: boolean;
+  /** The zone as understood (after repairs of OCR misreadings). */
   lines: string[];
+  /** The zone as OCR read it; differs from `lines` when characters were mended. */
+  read?: string[];
+  corrected?: boolean;
   checkDigits: { documentNumber: boolean | null; birthDate: boolean | null; expirationDate: boolean | null; composite: boolean | null };
 }
 
@@ -23,17 +27,47 @@ export interface IdentityResult {
 
 const LENGTHS = [44, 36, 30];
 
-/** OCR text in the MRZ alphabet: upper case, no spaces, common misreadings of `<` mended. */
+/**
+ * OCR text in the MRZ alphabet: upper case, no spaces, common misreadings of
+ * `<` mended. Any other character keeps its place as `?` (unknown), so that
+ * the fields after it do not shift.
+ */
 function mrzCandidate(text: string): string {
   return text
     .toUpperCase()
     .replace(/[«‹<(\[{]/g, '<')
     .replace(/\s+/g, '')
-    .replace(/[^A-Z0-9<]/g, '');
+    .replace(/[^A-Z0-9<]/g, '?');
 }
 
-/** The machine-readable zone: the last run of 2 (TD3, TD2) or 3 (TD1) MRZ-looking lines. */
-export function findMrz(lines: string[]): string[] | null {
+/** Positions (line, columns) that hold only digits: dates and check digits, by line length. */
+const DIGIT_POSITIONS: Record<number, Array<[number, number[]]>> = {
+  44: [[1, [9, ...range(13, 20), ...range(21, 28), 42, 43]]],
+  36: [[1, [9, ...range(13, 20), ...range(21, 28), 35]]],
+  30: [[0, [14]], [1, [...range(0, 7), ...range(8, 15), 29]]],
+};
+function range(from: number, to: number) {
+  return Array.from({ length: to - from }, (_, i) => from + i);
+}
+// The parser's own autocorrection knows B, G, O, I, S, Z; OCR also gives these.
+const DIGIT_LOOK_ALIKES: Record<string, string> = { Q: '0', D: '0', U: '0', L: '1', T: '7', A: '4' };
+
+function digitsWhereDigitsBelong(lines: string[], length: number): string[] {
+  const fixed = [...lines];
+  for (const [line, columns] of DIGIT_POSITIONS[length] ?? []) {
+    const chars = [...fixed[line]!];
+    for (const column of columns) chars[column] = DIGIT_LOOK_ALIKES[chars[column]!] ?? chars[column]!;
+    fixed[line] = chars.join('');
+  }
+  return fixed;
+}
+
+/**
+ * The machine-readable zone: the last run of 2 (TD3, TD2) or 3 (TD1)
+ * MRZ-looking lines, mended where OCR misread it (see repairZone), with the
+ * lines as read.
+ */
+export function findMrz(lines: string[]): { lines: string[]; read: string[] } | null {
   const candidates = lines.map(mrzCandidate);
   for (const length of LENGTHS) {
     const count = length === 30 ? 3 : 2;
@@ -41,14 +75,66 @@ export function findMrz(lines: string[]): string[] | null {
     for (let end = candidates.length; end >= count; end--) {
       const run = candidates.slice(end - count, end);
       if (run.every(fits)) {
-        const fixed = run.map((line) => line.padEnd(length, '<').slice(0, length));
         const nameLine = length === 30 ? 2 : 0;
-        fixed[nameLine] = cleanNameFiller(fixed[nameLine]!, length === 30 ? 0 : 5);
-        return fixed;
+        const fix = (lines: string[]) => {
+          const fixed = digitsWhereDigitsBelong(lines.map((line) => line.padEnd(length, '<').slice(0, length)), length);
+          fixed[nameLine] = cleanNameFiller(fixed[nameLine]!, length === 30 ? 0 : 5);
+          return fixed;
+        };
+        const read = run.map((line) => line.padEnd(length, '<').slice(0, length));
+        return { lines: repairZone(run, length, fix) ?? fix(run).map((line) => line.replaceAll('?', '<')), read };
       }
     }
   }
   return null;
+}
+
+/** Whether every check digit of the zone holds (after the parser's own autocorrection). */
+function checkDigitsHold(lines: string[]): boolean {
+  const checks = parse(lines, { autocorrect: true }).details.filter((d) => d.field?.endsWith('CheckDigit'));
+  return checks.length > 0 && checks.every((d) => d.valid);
+}
+
+/** The zone with the parser's autocorrections (S→5 in a date, ...) applied: readings that mean the same compare equal. */
+function autocorrected(lines: string[], result: ParseResult = parse(lines, { autocorrect: true })): string[] {
+  const corrected = [...lines];
+  for (const correction of result.details.flatMap((d) => d.autocorrect)) {
+    const line = corrected[correction.line]!;
+    corrected[correction.line] = line.slice(0, correction.column) + correction.corrected + line.slice(correction.column + 1);
+  }
+  return corrected;
+}
+
+const MRZ_CHARACTERS = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<'];
+
+/** The zone with each unknown (`?`) character replaced by every possible one (at most two unknowns). */
+function expandUnknowns(lines: string[]): string[][] {
+  const text = lines.join('\n');
+  const unknown = text.indexOf('?');
+  if (unknown < 0) return [lines];
+  if ((text.match(/\?/g)?.length ?? 0) > 2) return [];
+  return MRZ_CHARACTERS.flatMap((c) => expandUnknowns((text.slice(0, unknown) + c + text.slice(unknown + 1)).split('\n')));
+}
+
+/**
+ * A zone whose check digits fail is mended only when exactly one reading
+ * makes every check digit hold: each unknown character replaced, and when a
+ * line is one character too long (OCR read a thin stroke twice), each single
+ * deletion. Null when the zone holds as read or no single reading fixes it.
+ */
+function repairZone(run: string[], length: number, fix: (lines: string[]) => string[]): string[] | null {
+  const asRead = fix(run);
+  if (!asRead.some((line) => line.includes('?')) && checkDigitsHold(asRead)) return null;
+  const variants = [run];
+  run.forEach((line, index) => {
+    if (line.length !== length + 1) return;
+    for (let i = 0; i < line.length; i++) variants.push(run.with(index, line.slice(0, i) + line.slice(i + 1)));
+  });
+  const found = new Set<string>();
+  for (const variant of variants) {
+    for (const candidate of expandUnknowns(fix(variant))) if (checkDigitsHold(candidate)) found.add(autocorrected(candidate).join('\n'));
+  }
+  return found.size === 1 ? [...found][0]!.split('\n') : null;
 }
 
 /**
@@ -91,7 +177,7 @@ export function mrzZone(blocks: Block[]) {
   const lines = blocks.filter((b) => b.BlockType === 'LINE');
   const mrz = findMrz(lines.map((l) => l.Text ?? ''));
   if (!mrz) return null;
-  const zone = lines.filter((l) => mrzCandidate(l.Text ?? '').length >= 28 && (l.Text ?? '').includes('<')).slice(-mrz.length);
+  const zone = lines.filter((l) => mrzCandidate(l.Text ?? '').length >= 28 && (l.Text ?? '').includes('<')).slice(-mrz.lines.length);
   if (zone.length === 0) return null;
   const left = Math.min(...zone.map((l) => l.Geometry.BoundingBox.Left));
   const top = Math.min(...zone.map((l) => l.Geometry.BoundingBox.Top));
@@ -101,8 +187,8 @@ export function mrzZone(blocks: Block[]) {
 }
 
 export function identityFromLines(lines: Array<{ text: string; confidence: number }>): IdentityResult {
-  const mrzLines = findMrz(lines.map((l) => l.text));
-  if (!mrzLines) {
+  const found = findMrz(lines.map((l) => l.text));
+  if (!found) {
     const labelled = identityFromLabels(lines);
     if (labelled) return labelled;
     throw new AppError(
@@ -110,14 +196,16 @@ export function identityFromLines(lines: Array<{ text: string; confidence: numbe
       'file: no machine-readable zone (MRZ) or labelled identity fields were found; send a clear image of the document',
     );
   }
+  const mrzLines = found.lines;
   correctDocumentNumber(mrzLines);
   const result = parse(mrzLines, { autocorrect: true });
   // Report the zone as understood: with the parser's own corrections applied.
-  for (const correction of result.details.flatMap((d) => d.autocorrect)) {
-    const line = mrzLines[correction.line]!;
-    mrzLines[correction.line] = line.slice(0, correction.column) + correction.corrected + line.slice(correction.column + 1);
-  }
-  const mrz = mrzCheck(mrzLines, result);
+  mrzLines.splice(0, mrzLines.length, ...autocorrected(mrzLines, result));
+  const corrected = found.read.join('\n') !== mrzLines.join('\n');
+  const mrz = { ...mrzCheck(mrzLines, result), read: found.read, corrected };
+  // A field whose characters were mended rests on the check digits' word, not on what was printed: capped confidence.
+  const mended = (name: string) =>
+    result.details.some((d) => d.field === name && [...mrzLines[d.line]!.slice(d.start, d.end)].some((c, i) => found.read[d.line]![d.start + i] !== c));
   const ocrConfidence = Math.min(99, ...lines.slice(-mrzLines.length).map((l) => l.confidence));
   // A field confirmed by its check digit is as sure as it gets; a valid MRZ
   // overall vouches for the rest; otherwise the OCR's own confidence stands.
@@ -128,14 +216,22 @@ export function identityFromLines(lines: Array<{ text: string; confidence: numbe
   const [firstName = '', ...middle] = (fields.firstName ?? '').split(' ').filter(Boolean);
   const code = fields.documentCode ?? '';
   const idType = code.startsWith('P') ? 'PASSPORT' : /^[IAC]/.test(code) ? 'ID_CARD' : 'OTHER';
-  const field = (type: string, text: string | null | undefined, valid: boolean | null = null, date?: string | null): IdentityDocumentField => ({
-    Type: { Text: type },
-    ValueDetection: {
-      Text: text ?? '',
-      ...(date ? { NormalizedValue: { Value: `${date}T00:00:00`, ValueType: 'Date' as const } } : {}),
-      Confidence: text ? confidence(valid) : 0,
-    },
-  });
+  const MRZ_FIELD: Record<string, string> = {
+    FIRST_NAME: 'firstName', MIDDLE_NAME: 'firstName', LAST_NAME: 'lastName', DOCUMENT_NUMBER: 'documentNumber', DATE_OF_BIRTH: 'birthDate',
+    EXPIRATION_DATE: 'expirationDate', COUNTRY: 'issuingState', NATIONALITY: 'nationality', SEX: 'sex',
+  };
+  const field = (type: string, text: string | null | undefined, valid: boolean | null = null, date?: string | null): IdentityDocumentField => {
+    const name = MRZ_FIELD[type];
+    const wasMended = type === 'MRZ_CODE' ? corrected : Boolean(name && (mended(name) || mended(`${name}CheckDigit`)));
+    return {
+      Type: { Text: type },
+      ValueDetection: {
+        Text: text ?? '',
+        ...(date ? { NormalizedValue: { Value: `${date}T00:00:00`, ValueType: 'Date' as const } } : {}),
+        Confidence: text ? (wasMended ? Math.min(70, confidence(valid)) : confidence(valid)) : 0,
+      },
+    };
+  };
   const birth = mrzDate(fields.birthDate, 'birth');
   const expiry = mrzDate(fields.expirationDate, 'expiry');
   return {
@@ -179,7 +275,15 @@ function correctDocumentNumber(lines: string[]) {
     });
     return String(sum % 10);
   };
-  if (!check || !/\d/.test(check) || digit(number) === check) return;
+  if (!check || digit(number) === check) return;
+  if (!/\d/.test(check)) {
+    // A letter where the check digit belongs is a misread digit: the computed
+    // one is kept only if the composite check (which covers both) then holds.
+    const mended = lines.with(lineIndex, line.slice(0, start + 9) + digit(number) + line.slice(start + 10));
+    const composite = parse(mended, { autocorrect: true }).details.find((d) => d.field === 'compositeCheckDigit');
+    if (composite?.valid) lines[lineIndex] = mended[lineIndex]!;
+    return;
+  }
   const positions = [...number].map((c, i) => (LOOK_ALIKES[c] ? i : -1)).filter((i) => i >= 0);
   const swap = (value: string, i: number) => value.slice(0, i) + LOOK_ALIKES[value[i]!]! + value.slice(i + 1);
   const candidates = [

@@ -66,7 +66,12 @@ const MrzCheckRef = builder.objectRef<MrzCheck>('MrzCheck').implement({
   fields: (t) => ({
     format: t.exposeString('format'),
     valid: t.exposeBoolean('valid'),
-    lines: t.exposeStringList('lines'),
+    lines: t.exposeStringList('lines', { description: 'The zone as understood, after mending OCR misreadings the check digits confirm.' }),
+    read: t.stringList({ description: 'The zone as OCR read it.', resolve: (mrz) => mrz.read ?? mrz.lines }),
+    corrected: t.boolean({
+      description: 'Whether characters were mended (the fields concerned then carry at most 70% confidence).',
+      resolve: (mrz) => mrz.corrected ?? false,
+    }),
     checkDigits: t.field({ type: MrzCheckDigits, resolve: (mrz) => mrz.checkDigits }),
   }),
 });

@@ -3,7 +3,7 @@ import type { Block } from '../../src/analysis/blocks.ts';
 import type { RunningService } from '../../src/service.ts';
 import { gridTablePdf } from '../../bench/corpus.ts';
 import { graphqlClient, restClient } from '../helpers/http.ts';
-import { multiPageTiff, passportImage, passportMrz, placedTextPdf, scannedPdf, tableItems, textImage, textPdf } from '../helpers/sample-files.ts';
+import { idCardImage, idCardMrz, multiPageTiff, passportImage, passportMrz, placedTextPdf, scannedPdf, tableItems, textImage, textPdf } from '../helpers/sample-files.ts';
 import { createOrganization, startTestService, type TestOrganization } from '../helpers/service.ts';
 import { formWith, upload } from '../helpers/uploads.ts';
 
@@ -277,10 +277,21 @@ describe('POST /v1/document-analysis/analyze-id', () => {
     expect(fields.COUNTRY!.Text).toBe('GBR');
     expect(fields.MRZ_CODE!.Text).toBe(passportMrz(holder).join('\n'));
     expect(fields.DOCUMENT_NUMBER!.Confidence).toBeGreaterThan(90);
-    expect(data.mrz).toEqual({
+    expect(data.mrz).toMatchObject({
       format: 'TD3', valid: true, lines: passportMrz(holder),
       checkDigits: { documentNumber: true, birthDate: true, expirationDate: true, composite: true },
     });
+  }, 30_000);
+
+  it('reads an ID card\'s three-line MRZ (TD1)', async () => {
+    const card = { lastName: 'DE BRUIJN', firstNames: ['WILLEKE', 'LISELOTTE'], documentNumber: 'SPECI2021', nationality: 'NLD', birthDate: '650310', sex: 'F' as const, expirationDate: '310802' };
+    const response = await rest('POST', '/v1/document-analysis/analyze-id', { fileKey: await stored(await idCardImage(card), 'id-card.png') });
+    expect(response.status).toBe(200);
+    const { data } = response.body;
+    expect(data.idType).toBe('ID_CARD');
+    expect(data.mrz).toMatchObject({ format: 'TD1', valid: true, lines: idCardMrz(card) });
+    const fields = Object.fromEntries((data.IdentityDocumentFields as Array<{ Type: { Text: string }; ValueDetection: { Text: string } }>).map((f) => [f.Type.Text, f.ValueDetection.Text]));
+    expect(fields).toMatchObject({ LAST_NAME: 'DE BRUIJN', FIRST_NAME: 'WILLEKE', MIDDLE_NAME: 'LISELOTTE', DOCUMENT_NUMBER: 'SPECI2021', NATIONALITY: 'NLD', ID_TYPE: 'ID CARD' });
   }, 30_000);
 
   it('reports a failing check digit instead of hiding it', async () => {

@@ -129,7 +129,7 @@ export interface PassportHolder {
 
 /** The two 44-character lines of a TD3 (passport) MRZ with valid check digits. */
 export function passportMrz(holder: PassportHolder): [string, string] {
-  const name = `${holder.lastName}<<${holder.firstNames.join('<')}`;
+  const name = `${holder.lastName.replaceAll(' ', '<')}<<${holder.firstNames.join('<')}`;
   const line1 = `P<${holder.nationality}${name}`.padEnd(44, '<').slice(0, 44);
   const doc = holder.documentNumber.padEnd(9, '<');
   const personal = ''.padEnd(14, '<');
@@ -161,6 +161,36 @@ export async function passportImage(holder: PassportHolder): Promise<Buffer> {
   const [line1, line2] = passportMrz(holder);
   context.fillText(line1, 60, 900);
   context.fillText(line2, 60, 990);
+  return canvas.toBuffer('image/png');
+}
+
+/** The three 30-character lines of a TD1 (ID card) MRZ with valid check digits. */
+export function idCardMrz(holder: PassportHolder): [string, string, string] {
+  const doc = holder.documentNumber.padEnd(9, '<');
+  const line1 = `I<${holder.nationality}${doc}${mrzCheckDigit(doc)}`.padEnd(30, '<');
+  const birth = holder.birthDate + mrzCheckDigit(holder.birthDate);
+  const expiry = holder.expirationDate + mrzCheckDigit(holder.expirationDate);
+  const optional = ''.padEnd(11, '<');
+  // TD1 composite: document number to optional data of line 1, then birth, expiry and optional data of line 2.
+  const composite = mrzCheckDigit(line1.slice(5, 30) + birth + expiry + optional);
+  const line2 = `${birth}${holder.sex}${expiry}${holder.nationality}${optional}${composite}`;
+  const line3 = `${holder.lastName.replaceAll(' ', '<')}<<${holder.firstNames.join('<')}`.padEnd(30, '<').slice(0, 30);
+  return [line1, line2, line3];
+}
+
+/** The back of an ID card (ID-1 size at 300 dpi) with its MRZ, as PNG. */
+export async function idCardImage(holder: PassportHolder): Promise<Buffer> {
+  const { createCanvas } = await canvasWithFonts();
+  const canvas = createCanvas(1011, 638);
+  const context = canvas.getContext('2d');
+  context.fillStyle = 'white';
+  context.fillRect(0, 0, canvas.width, canvas.height);
+  context.fillStyle = 'black';
+  context.font = '30px "Sample Sans"';
+  context.fillText('IDENTITY CARD', 50, 70);
+  context.fillText(`Address: 12 Harbour Road, ${holder.nationality}`, 50, 130);
+  context.font = '46px "Sample Mono"';
+  idCardMrz(holder).forEach((line, i) => context.fillText(line, 60, 430 + i * 70));
   return canvas.toBuffer('image/png');
 }
 

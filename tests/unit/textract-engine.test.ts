@@ -27,7 +27,7 @@ describe('Textract engine (responses at the SDK boundary)', () => {
     expect(blocks).toHaveLength(analyzeDocumentResponse().Blocks.length);
     const views = deriveViews(blocks as Block[]);
     expect(views.textContent).toBe('Name: Jane');
-    expect(views.tables).toEqual([{ page: 1, confidence: 97.5, rows: [['Owner', 'Share'], ['Alice', '60%']] }]);
+    expect(views.tables).toEqual([{ page: 1, confidence: 97.5, rows: [['Owner', 'Share'], ['Alice', '60%']], mergedCells: [] }]);
     expect(views.forms).toEqual([{ key: 'Name:', value: 'Jane', confidence: 94.5, page: 1 }]);
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { idCardMrz, passportMrz } from '../helpers/sample-files.ts';
 import { parseCalendarDate, parseDateOrDateTime } from '../../src/domain/dates.ts';
 import { assertConsumerCaseTransition, CONSUMER_CASE_TRANSITIONS } from '../../src/domain/consumer-case-status.ts';
 import * as rules from '../../src/domain/validation.ts';
@@ -101,5 +102,45 @@ describe('printed dates on identity documents', () => {
     // Nothing tells (or the evidence contradicts itself): left un-normalized.
     expect(dateOrder({ birth: '03/04/1985', expiry: '05/06/2031' }, 'IDENTITY CARD')).toBeNull();
     expect(dateOrder({ birth: '13/04/1985', expiry: '05/16/2031' }, '')).toBeNull();
+  });
+});
+
+describe('machine-readable zones as OCR reads them', () => {
+  const holder = { lastName: 'DUPONT', firstNames: ['MARIE'], documentNumber: 'X4RTBPFW4', nationality: 'FRA', birthDate: '900716', sex: 'F' as const, expirationDate: '320101' };
+  const read = async (lines: string[]) => (await import('../../src/analysis/identity.ts')).identityFromLines(lines.map((text) => ({ text, confidence: 80 })));
+
+  it('drops a character read twice when exactly one deletion makes every check digit hold', async () => {
+    const [line1, line2, line3] = idCardMrz(holder);
+    const doubled = `${line1.slice(0, 9)}I${line1.slice(9)}`; // "X4RTIBPFW4...": a stroke read as an extra I
+    const identity = await read([doubled, line2, line3]);
+    expect(identity.mrz).toMatchObject({ valid: true, corrected: true, lines: [line1, line2, line3] });
+  });
+
+  it('fills an unreadable character from the check digits, and a letter in a digit position', async () => {
+    const [line1, line2] = passportMrz({ ...holder, documentNumber: 'YA1234567' });
+    const smudged = `${line2.slice(0, 27)}/${line2.slice(28, 42)}Q${line2.slice(43)}`; // expiry check digit as "/", a 0 as "Q"
+    const identity = await read([line1, smudged]);
+    expect(identity.mrz).toMatchObject({ valid: true, lines: [line1, line2] });
+  });
+
+  it('does not mend a changed digit that no misreading explains', async () => {
+    const [line1, line2] = passportMrz({ ...holder, documentNumber: 'YA1234567' });
+    const forged = `${line2.slice(0, 3)}7${line2.slice(4)}`;
+    const identity = await read([line1, forged]);
+    expect(identity.mrz).toMatchObject({ valid: false, corrected: false, read: [line1, forged] });
+    expect(identity.mrz.checkDigits.documentNumber).toBe(false);
+  });
+
+  it('reports what it mended, and trusts mended fields less', async () => {
+    // A changed digit that a look-alike swap (5 → S) happens to explain: the
+    // check digits then hold, but the answer says so and the reviewer sees both readings.
+    const [line1, line2] = passportMrz({ ...holder, documentNumber: 'YA1234567' });
+    const forged = `${line2.slice(0, 3)}9${line2.slice(4)}`;
+    const identity = await read([line1, forged]);
+    expect(identity.mrz).toMatchObject({ valid: true, corrected: true, read: [line1, forged] });
+    expect(identity.mrz.lines[1]).not.toBe(forged);
+    const confidence = (type: string) => identity.fields.find((f) => f.Type.Text === type)!.ValueDetection.Confidence;
+    expect(confidence('DOCUMENT_NUMBER')).toBe(70);
+    expect(confidence('DATE_OF_BIRTH')).toBe(99);
   });
 });

@@ -1,7 +1,7 @@
 import { imageSize } from 'image-size';
 import { AppError } from '../../errors.ts';
 import { type Block, type RecognizedPage, textBlocks } from '../blocks.ts';
-import { identityFromBlocks, identityFromLines, mrzZone } from '../identity.ts';
+import { identityFromBlocks, identityFromLines, type IdentityResult, mrzZone } from '../identity.ts';
 import { addLayoutBlocks, type PageRules } from '../layout.ts';
 import type { OcrBackendName } from './ocr/backend.ts';
 import { ocrBackend, type ReadImage, recognizeImage } from './ocr/recognize.ts';
@@ -57,14 +57,27 @@ export async function identifyLocally(data: Buffer, contentType: string, options
     };
     const reread = await ocrBackend(options.ocr).readMrz(first.image, rectangle);
     const confidence = Math.min(...blocks.filter((b) => b.BlockType === 'LINE' && b.Page === 1).map((b) => b.Confidence ?? 0));
+    let focused: IdentityResult | null = null;
     try {
-      return identityFromLines(reread.map((text) => ({ text, confidence })));
+      focused = identityFromLines(reread.map((text) => ({ text, confidence })));
     } catch {
-      // The focused read found no MRZ: fall back to the page's own lines.
+      // The focused read found no MRZ: the page's own lines decide.
     }
+    if (focused?.mrz.valid) return focused;
+    // Two reads of the zone rarely fail at the same character: keep the one whose check digits hold best.
+    let page: IdentityResult;
+    try {
+      page = identityFromBlocks(blocks);
+    } catch (error) {
+      if (focused) return focused;
+      throw error;
+    }
+    return focused && heldCheckDigits(focused) >= heldCheckDigits(page) ? focused : page;
   }
   return identityFromBlocks(blocks);
 }
+
+const heldCheckDigits = (identity: IdentityResult) => Object.values(identity.mrz.checkDigits).filter((held) => held === true).length;
 
 async function readPages(data: Buffer, contentType: string, options: LocalEngineOptions): Promise<AnalysedPage[]> {
   if (contentType === 'application/pdf') return pdfPages(data, options);

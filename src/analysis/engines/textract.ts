@@ -81,7 +81,7 @@ export function textractEngine(options: TextractOptions): AnalysisEngine {
     const fields = (document.IdentityDocumentFields ?? []) as IdentityDocumentField[];
     const text = (type: string) => fields.find((f) => f.Type?.Text === type)?.ValueDetection?.Text ?? '';
     const idType = text('ID_TYPE').toUpperCase();
-    const mrzLines = findMrz(text('MRZ_CODE').split(/\n/));
+    const mrzLines = findMrz(text('MRZ_CODE').split(/\n/))?.lines;
     return {
       idType: idType === 'PASSPORT' ? 'PASSPORT' : idType.includes('DRIVER') ? 'DRIVERS_LICENSE' : idType.includes('ID') ? 'ID_CARD' : 'OTHER',
       fields,
