@@ -67,6 +67,17 @@ async function canvasWithFonts() {
   return canvas;
 }
 
+/** A white canvas to draw black on. */
+async function whiteCanvas(width: number, height: number) {
+  const { createCanvas } = await canvasWithFonts();
+  const canvas = createCanvas(width, height);
+  const context = canvas.getContext('2d');
+  context.fillStyle = 'white';
+  context.fillRect(0, 0, canvas.width, canvas.height);
+  context.fillStyle = 'black';
+  return { canvas, context };
+}
+
 /** A PNG of dark text lines on white, drawn with @napi-rs/canvas. */
 export async function textImage(
   lines: string[],
@@ -147,12 +158,7 @@ export function passportMrz(holder: PassportHolder): [string, string] {
 
 /** A passport data page: printed fields and the MRZ at the bottom, as PNG. */
 export async function passportImage(holder: PassportHolder): Promise<Buffer> {
-  const { createCanvas } = await canvasWithFonts();
-  const canvas = createCanvas(1800, 1100);
-  const context = canvas.getContext('2d');
-  context.fillStyle = 'white';
-  context.fillRect(0, 0, canvas.width, canvas.height);
-  context.fillStyle = 'black';
+  const { canvas, context } = await whiteCanvas(1800, 1100);
   context.font = '40px "Sample Sans"';
   context.fillText('PASSPORT', 80, 100);
   context.fillText(`Surname: ${holder.lastName}`, 80, 220);
@@ -180,12 +186,7 @@ export function idCardMrz(holder: PassportHolder): [string, string, string] {
 
 /** The back of an ID card (ID-1 size at 300 dpi) with its MRZ, as PNG. */
 export async function idCardImage(holder: PassportHolder): Promise<Buffer> {
-  const { createCanvas } = await canvasWithFonts();
-  const canvas = createCanvas(1011, 638);
-  const context = canvas.getContext('2d');
-  context.fillStyle = 'white';
-  context.fillRect(0, 0, canvas.width, canvas.height);
-  context.fillStyle = 'black';
+  const { canvas, context } = await whiteCanvas(1011, 638);
   context.font = '30px "Sample Sans"';
   context.fillText('IDENTITY CARD', 50, 70);
   context.fillText(`Address: 12 Harbour Road, ${holder.nationality}`, 50, 130);
