@@ -25,6 +25,10 @@ function queryValue(ctx: Context, source: Extract<VariableSource, { from: 'query
     if (!/^-?\d{1,9}$/.test(raw)) throw badRequest(`${source.name}: must be an integer`);
     return Number(raw);
   }
+  if (source.type === 'number') {
+    if (!/^-?\d{1,9}(\.\d{1,6})?$/.test(raw)) throw badRequest(`${source.name}: must be a number`);
+    return Number(raw);
+  }
   if (source.type === 'boolean') {
     if (raw !== 'true' && raw !== 'false') throw badRequest(`${source.name}: must be true or false`);
     return raw === 'true';

@@ -3,7 +3,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 /** Where one GraphQL variable comes from in the HTTP request. */
 export type VariableSource =
   | { from: 'path'; name: string }
-  | { from: 'query'; name: string; type: 'string' | 'int' | 'boolean' }
+  | { from: 'query'; name: string; type: 'string' | 'int' | 'number' | 'boolean' }
   | { from: 'body'; name?: string }
   | { from: 'file'; name: string }
   | { from: 'request'; reads: string[]; read: (request: { query: Record<string, unknown>; headers: Record<string, unknown> }) => unknown };
@@ -35,7 +35,7 @@ export interface RestRoute<Data = Record<string, unknown>> {
 }
 
 export const fromPath = (name: string): VariableSource => ({ from: 'path', name });
-export const fromQuery = (name: string, type: 'string' | 'int' | 'boolean' = 'string'): VariableSource => ({ from: 'query', name, type });
+export const fromQuery = (name: string, type: 'string' | 'int' | 'number' | 'boolean' = 'string'): VariableSource => ({ from: 'query', name, type });
 /** The whole JSON body, or one property of it. */
 export const fromBody = (name?: string): VariableSource => (name ? { from: 'body', name } : { from: 'body' });
 

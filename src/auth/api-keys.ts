@@ -8,6 +8,8 @@ const DISPLAY_PREFIX_LENGTH = KEY_PREFIX.length + 8;
 export interface AuthenticatedKey {
   id: string;
   organizationId: string;
+  /** How the key is named where its actions are recorded (notes' author): its label, else its display prefix. */
+  name: string;
   permissions: ReadonlySet<Permission>;
 }
 
@@ -30,12 +32,13 @@ export async function authenticate(db: Database, presented: string | null | unde
   if (!presented || !presented.startsWith(KEY_PREFIX) || presented.length > 200) return null;
   const key = await db.apiKey.findUnique({
     where: { hash: hashApiKey(presented) },
-    select: { id: true, organizationId: true, permissions: true, revokedAt: true },
+    select: { id: true, organizationId: true, permissions: true, revokedAt: true, label: true, prefix: true },
   });
   if (!key || key.revokedAt) return null;
   return {
     id: key.id,
     organizationId: key.organizationId,
+    name: key.label || `API key ${key.prefix}`,
     permissions: new Set(key.permissions.filter(isPermission)),
   };
 }

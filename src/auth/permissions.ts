@@ -15,6 +15,8 @@ export const PERMISSIONS = {
   'documents:write': 'Create, update and delete document records',
   'document_analysis:read': 'Read analysis results and job status',
   'document_analysis:write': 'Run document analyses',
+  'notes:read': 'List and read notes on cases and tasks',
+  'notes:write': 'Create, update and delete notes',
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -1,4 +1,4 @@
-import { invalidInput } from '../errors.ts';
+import { assertTransition } from './lifecycle.ts';
 import { ConsumerCaseStatus } from '../generated/prisma/enums.ts';
 
 type Status = ConsumerCaseStatus;
@@ -18,11 +18,6 @@ export const CONSUMER_CASE_TRANSITIONS: Readonly<Record<Status, readonly Status[
   ARCHIVED: [],
 };
 
-/** Throws a 400 naming the allowed targets unless `from → to` is allowed (staying put is). */
 export function assertConsumerCaseTransition(from: Status, to: Status): void {
-  if (from === to || CONSUMER_CASE_TRANSITIONS[from].includes(to)) return;
-  const allowed = CONSUMER_CASE_TRANSITIONS[from];
-  throw invalidInput(
-    `status: cannot change from ${from} to ${to}; allowed from ${from}: ${allowed.length ? allowed.join(', ') : 'none (final state)'}`,
-  );
+  assertTransition(CONSUMER_CASE_TRANSITIONS, from, to);
 }

@@ -3,9 +3,11 @@ import { builder } from '../builder.ts';
 import './scalars.ts';
 import './consumer-case.ts';
 import './business-case.ts';
+import './business-party.ts';
 import './task.ts';
 import './file.ts';
 import './document.ts';
 import './document-analysis.ts';
+import './note.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -44,7 +44,7 @@ export const Task = builder.prismaObject('Task', {
 
 const TaskList = listOf('TaskList', Task, 'A page of tasks, newest first.');
 
-const requireTask = (db: TenantDatabase, id: string) =>
+export const requireTask = (db: TenantDatabase, id: string) =>
   findOr404('Task', id, (uuid) => db.task.findUnique({ where: { id: uuid }, select: { id: true, status: true } }));
 
 /** DONE stamps completedAt; leaving DONE clears it. */

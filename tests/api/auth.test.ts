@@ -24,8 +24,22 @@ const DOCUMENTED: Record<string, Permission> = {
   'GET /v1/consumer-cases/:id': 'consumer_cases:read',
   'PATCH /v1/consumer-cases/:id': 'consumer_cases:write',
   'DELETE /v1/consumer-cases/:id': 'consumer_cases:write',
+  'POST /v1/business-cases': 'business_cases:write',
   'GET /v1/business-cases': 'business_cases:read',
   'GET /v1/business-cases/:id': 'business_cases:read',
+  'PATCH /v1/business-cases/:id': 'business_cases:write',
+  'DELETE /v1/business-cases/:id': 'business_cases:write',
+  'GET /v1/business-cases/:id/parties': 'business_cases:read',
+  'POST /v1/business-cases/:id/parties': 'business_cases:write',
+  'GET /v1/business-cases/:id/parties/:partyId': 'business_cases:read',
+  'PATCH /v1/business-cases/:id/parties/:partyId': 'business_cases:write',
+  'DELETE /v1/business-cases/:id/parties/:partyId': 'business_cases:write',
+  'GET /v1/business-cases/:id/ownership': 'business_cases:read',
+  'POST /v1/notes': 'notes:write',
+  'GET /v1/notes': 'notes:read',
+  'GET /v1/notes/:id': 'notes:read',
+  'PATCH /v1/notes/:id': 'notes:write',
+  'DELETE /v1/notes/:id': 'notes:write',
   'POST /v1/tasks': 'tasks:write',
   'GET /v1/tasks': 'tasks:read',
   'GET /v1/tasks/:id': 'tasks:read',
@@ -51,7 +65,7 @@ const DOCUMENTED: Record<string, Permission> = {
 
 /** A concrete request for every route of the table, with plausible values. */
 function sampleRequest(route: (typeof routes)[number]) {
-  const path = route.path.replace(':id', SOME_ID).replace(':userId', 'user-1').replace('*key', `private/${SOME_ID}/${SOME_ID}.pdf`)
+  const path = route.path.replace(':id', SOME_ID).replace(':userId', 'user-1').replace(':partyId', SOME_ID).replace('*key', `private/${SOME_ID}/${SOME_ID}.pdf`)
     .replace(':jobId', SOME_ID)
     .replace(':fileKey', encodeURIComponent(`private/${SOME_ID}/${SOME_ID}.pdf`));
   const body = route.method === 'POST' || route.method === 'PATCH' || route.method === 'PUT' ? { title: 'x', email: 'a@b.co', userId: 'u', fileKey: 'private/x/y.pdf' } : undefined;

@@ -13,7 +13,7 @@ beforeAll(async () => {
   const org = await createOrganization(service.db);
   rest = restClient(service.url, org.key);
   gql = graphqlClient(service.url, org.key);
-  // Creation arrives with the KYB resource; until then rows are seeded directly.
+  // Seeded directly, with fixed creation dates for the ordering checks.
   for (let i = 1; i <= 12; i++) {
     const row = await service.db.businessCase.create({
       data: {
@@ -36,6 +36,9 @@ describe('GET /v1/business-cases', () => {
     expect(response.body.items[0]).toEqual({
       id: ids[11], legalName: 'Company 12 Ltd', dbaName: null, websiteUrl: 'https://company12.example',
       riskScore: 90, recommendation: 'REJECT', createdAt: '2026-01-12T00:00:00.000Z', updatedAt: expect.any(String),
+      status: 'PENDING', registrationNumber: null, jurisdictionCountry: null, jurisdictionSubdivision: null, entityType: null,
+      incorporationDate: null, industryCode: null, industryDescription: null, taxId: null, registeredAddress: null,
+      operatingAddress: null, email: null, phoneNumber: null,
     });
     const second = await rest('GET', '/v1/business-cases?page=2');
     expect(second.body.items.map((b: { id: string }) => b.id)).toEqual([ids[1], ids[0]]);
