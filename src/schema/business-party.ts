@@ -41,13 +41,21 @@ export const BusinessParty = builder.prismaObject('BusinessParty', {
     registrationNumber: t.exposeString('registrationNumber', { nullable: true }),
     consumerCaseId: t.exposeID('consumerCaseId', { nullable: true, description: 'The KYC case of an individual party.' }),
     consumerCase: t.relation('consumerCase', { type: ConsumerCase, nullable: true, authScopes: { permission: 'consumer_cases:read' } }),
+    // Both read the one `holdings` relation unfiltered: two differently
+    // filtered loads of it could not share the party's query.
     ownershipPercentage: t.float({
       nullable: true,
       description: 'Direct share of the business (null: none).',
-      select: { holdings: { where: { ownedId: null }, select: { percentage: true } } },
-      resolve: (party) => party.holdings[0]?.percentage ?? null,
+      select: { holdings: { select: { ownedId: true, percentage: true } } },
+      resolve: (party) => party.holdings.find((h) => h.ownedId === null)?.percentage ?? null,
     }),
-    owns: t.relation('holdings', { description: 'Shares this party holds in company parties of the case.', query: { where: { ownedId: { not: null } } } }),
+    owns: t.field({
+      type: [PartyHolding],
+      description: 'Shares this party holds in company parties of the case.',
+      select: (_args, _context, nestedSelection) => ({ holdings: nestedSelection({ select: { ownedId: true } }) }),
+      // The nested selection holds what the client asked of each holding (plus ownedId); the types only know ownedId.
+      resolve: (party) => party.holdings.filter((h) => h.ownedId !== null) as never,
+    }),
     owners: t.relation('owners', { description: 'Holders of this company party\'s shares.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
