@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/service.ts';
 import { graphqlClient, restClient } from '../helpers/http.ts';
-import { createOrganization, startTestService, type TestOrganization } from '../helpers/service.ts';
+import { startTestService, type TestOrganization, twoOrganizations } from '../helpers/service.ts';
 
 let service: RunningService;
 let orgA: TestOrganization;
@@ -27,12 +27,7 @@ async function snapshotA() {
 
 beforeAll(async () => {
   service = await startTestService();
-  orgA = await createOrganization(service.db, undefined, 'org-a');
-  orgB = await createOrganization(service.db, undefined, 'org-b');
-  restA = restClient(service.url, orgA.key);
-  restB = restClient(service.url, orgB.key);
-  gqlA = graphqlClient(service.url, orgA.key);
-  gqlB = graphqlClient(service.url, orgB.key);
+  ({ orgA, orgB, restA, restB, gqlA, gqlB } = await twoOrganizations(service));
   caseA = (await restA('POST', '/v1/consumer-cases', { email: 'secret-a@example.com', firstName: 'Secret' })).body;
   businessA = (await service.db.businessCase.create({ data: { organizationId: orgA.id, legalName: 'A Holdings' } })).id;
   taskA = (await restA('POST', '/v1/tasks', { title: 'A only', consumerCaseId: caseA.id, businessCaseId: businessA })).body;

@@ -9,6 +9,7 @@ import { createLogger } from '../../src/logger.ts';
 import { type RunningService, startService } from '../../src/service.ts';
 import { EMBEDDED_CREDENTIALS } from '../../src/storage/embedded-s3.ts';
 import { TEST_BUCKET } from '../setup/servers.ts';
+import { graphqlClient, restClient } from './http.ts';
 
 /** The real service on a free loopback port, over the test run's PostgreSQL. */
 export async function startTestService(
@@ -46,10 +47,21 @@ export async function createOrganization(
   return { id: organization.id, name: organization.name, key };
 }
 
-export async function createKey(db: Database, organizationId: string, permissions: readonly Permission[]) {
+export async function createKey(db: Database, organizationId: string, permissions: readonly Permission[], label?: string) {
   const key = generateApiKey();
   await db.apiKey.create({
-    data: { organizationId, prefix: displayPrefix(key), hash: hashApiKey(key), permissions: [...permissions] },
+    data: { organizationId, prefix: displayPrefix(key), hash: hashApiKey(key), permissions: [...permissions], label },
   });
   return key;
+}
+
+/** Two organizations with every permission and a REST and GraphQL client each: for isolation tests. */
+export async function twoOrganizations(service: RunningService) {
+  const orgA = await createOrganization(service.db, undefined, 'org-a');
+  const orgB = await createOrganization(service.db, undefined, 'org-b');
+  return {
+    orgA, orgB,
+    restA: restClient(service.url, orgA.key), restB: restClient(service.url, orgB.key),
+    gqlA: graphqlClient(service.url, orgA.key), gqlB: graphqlClient(service.url, orgB.key),
+  };
 }
