@@ -81,11 +81,14 @@ describe('POST /v1/business-cases', () => {
     [{ legalName: 'A', email: 'not-an-email' }, 'email: must be a valid email address'],
     [{ legalName: 'A', phoneNumber: '555-0123' }, 'phoneNumber: must be a valid phone number in international format, e.g. +14155550123'],
     [{ legalName: 'A', status: 'APPROVED' }, 'status: is not a known field'],
-  ])('refuses %j with 400: %s', async (body, message) => {
+  ])('refuses %j with 400 over REST and GraphQL: %s', async (body, message) => {
     const before = (await rest('GET', '/v1/business-cases?limit=1')).body.meta.total;
     const response = await rest('POST', '/v1/business-cases', body);
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ statusCode: 400, message, error: 'Bad Request' });
+    const graph = await gql('mutation ($input: CreateBusinessCaseInput!) { createBusinessCase(input: $input) { id } }', { input: body });
+    expect(graph.status).toBe(400);
+    expect(graph.errors?.map((e) => e.message)).toEqual([message]);
     expect((await rest('GET', '/v1/business-cases?limit=1')).body.meta.total).toBe(before);
   });
 });

@@ -139,6 +139,20 @@ describe('impossible structures are refused and change nothing', () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it('refuses the same over GraphQL', async () => {
+    const before = await snapshot();
+    const cycle = await gql('mutation ($c: ID!, $p: ID!, $input: UpdateBusinessPartyInput!) { updateBusinessParty(businessCaseId: $c, id: $p, input: $input) { id } }', {
+      c: caseId, p: id.North, input: { owns: [{ partyId: id.South, percentage: 10 }] },
+    });
+    expect(cycle.status).toBe(400);
+    expect(cycle.errors?.[0]?.message).toBe('ownedBy: ownership is circular (South Ltd → North Ltd → South Ltd)');
+    const negative = await gql('mutation ($c: ID!, $input: CreateBusinessPartyInput!) { createBusinessParty(businessCaseId: $c, input: $input) { id } }', {
+      c: caseId, input: person('Negative', { ownershipPercentage: -1 }),
+    });
+    expect(negative.errors?.[0]?.message).toBe('ownershipPercentage: must be a number above 0 and at most 100');
+    expect(await snapshot()).toEqual(before);
+  });
+
   it('reports undisclosed shares and nobody at the threshold', async () => {
     const body = await snapshot();
     // North 60 + Ann 40 = 100 of the business; North's owners: South 50 → 50% undisclosed; South has no owners.

@@ -71,6 +71,8 @@ describe('POST /v1/notes', () => {
     const response = await rest('POST', '/v1/notes', body);
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ statusCode: 400, message, error: 'Bad Request' });
+    const graph = await gql('mutation ($input: CreateNoteInput!) { createNote(input: $input) { id } }', { input: body });
+    expect(graph.errors?.map((e) => e.message)).toEqual([message]);
     expect((await rest('GET', '/v1/notes?limit=1')).body.meta.total).toBe(before);
   });
 
