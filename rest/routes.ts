@@ -15,6 +15,7 @@ import {
   DeleteBusinessPartyDocument,
   GetBusinessCaseOwnershipDocument,
   ListNotesDocument,
+  ListWatchlistsDocument,
   GetNoteDocument,
   CreateNoteDocument,
   UpdateNoteDocument,
@@ -140,6 +141,11 @@ export const routes: RestRoute[] = [
     operation: GetBusinessCaseOwnershipDocument,
     variables: { businessCaseId: fromPath('id'), threshold: fromQuery('threshold', 'number') },
     result: 'businessCaseOwnership', envelope: 'none', status: 200,
+  }),
+  route({
+    method: 'GET', path: '/v1/watchlists', summary: 'Configured watchlists, their current versions and last refresh',
+    operation: ListWatchlistsDocument,
+    variables: {}, result: 'watchlists', envelope: 'data', status: 200,
   }),
   route({
     method: 'POST', path: '/v1/notes', summary: 'Write a note on a case or task',

@@ -1,7 +1,22 @@
 import { z } from 'zod';
+import { DEFAULT_WATCHLIST_SOURCES, WatchlistSourceSchema } from './screening/lists/sources.ts';
 
 // Every setting comes from the environment; nothing is required, so a bare
 // `npm start` runs on embedded defaults.
+/** WATCHLIST_SOURCES: a JSON array of sources; unset: the publishers' own download addresses. */
+const watchlistSources = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    if (value === undefined || value.trim() === '') return DEFAULT_WATCHLIST_SOURCES;
+    try {
+      return z.array(WatchlistSourceSchema).parse(JSON.parse(value));
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: `must be a JSON array of sources (${(error as Error).message.split('\n')[0]})` });
+      return z.NEVER;
+    }
+  });
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   HOST: z.string().default('0.0.0.0'),
@@ -30,6 +45,9 @@ const EnvSchema = z.object({
   /** `auto`: Textract when AWS credentials are configured, else local. */
   DOCUMENT_ANALYSIS_ENGINE: z.enum(['auto', 'local', 'textract']).default('auto'),
   TEXTRACT_REGION: z.string().optional(),
+  WATCHLIST_SOURCES: watchlistSources,
+  /** When the watchlists are refreshed (cron, UTC); `off` for never (refresh with `npm run watchlists`). */
+  WATCHLIST_REFRESH_CRON: z.string().default('0 */6 * * *'),
   /** OCR of the local engine. `auto`: the `tesseract` program when installed with English data, else tesseract.js. */
   OCR_ENGINE: z.enum(['auto', 'tesseract', 'tesseract.js']).default('auto'),
   ANALYSIS_MAX_PAGES: z.coerce.number().int().min(1).default(30),

@@ -2,6 +2,7 @@ import type { AuthenticatedKey } from './auth/api-keys.ts';
 import type { TenantDatabase } from './db/tenant.ts';
 import type { AnalysisService } from './analysis/analysis-service.ts';
 import type { FileService } from './files/file-service.ts';
+import type { WatchlistService } from './screening/watchlist-service.ts';
 
 /** What every resolver sees. Built once per request, after authentication. */
 export interface Context {
@@ -11,4 +12,5 @@ export interface Context {
   db: TenantDatabase;
   files: FileService;
   analysis: AnalysisService;
+  watchlists: WatchlistService;
 }

@@ -13,6 +13,7 @@ import { FileService } from './files/file-service.ts';
 import { AnalysisService } from './analysis/analysis-service.ts';
 import { selectEngine } from './analysis/engines/select.ts';
 import { startJobQueue, stopJobQueue } from './jobs/queue.ts';
+import { WatchlistService } from './screening/watchlist-service.ts';
 import { connectObjectStore } from './storage/connect.ts';
 import { resolve } from 'node:path';
 
@@ -60,9 +61,13 @@ export async function startService(config: Config, logger = createLogger(config.
     engine,
     waitTimeoutMs: config.ANALYSIS_WAIT_TIMEOUT_MS,
   });
+  const watchlists = new WatchlistService({
+    db, logger, sources: config.WATCHLIST_SOURCES, cron: config.WATCHLIST_REFRESH_CRON === 'off' ? null : config.WATCHLIST_REFRESH_CRON,
+  });
   const queue = await startJobQueue(databaseUrl, logger);
   await analysis.attach(queue);
-  const graphql = createGraphQLServer({ schema, db, files, analysis, logger });
+  await watchlists.attach(queue);
+  const graphql = createGraphQLServer({ schema, db, files, analysis, watchlists, logger });
   const app = createApp({
     graphql, schema, db, logger, store: storage.store,
     bodyLimit: config.BODY_LIMIT, maxUploadBytes: config.MAX_UPLOAD_BYTES,

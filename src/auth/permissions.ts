@@ -17,6 +17,7 @@ export const PERMISSIONS = {
   'document_analysis:write': 'Run document analyses',
   'notes:read': 'List and read notes on cases and tasks',
   'notes:write': 'Create, update and delete notes',
+  'screening:read': 'Read watchlists, screenings and hits',
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;

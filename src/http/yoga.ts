@@ -6,6 +6,7 @@ import type { Context } from '../context.ts';
 import type { Database } from '../db/client.ts';
 import { forOrganization } from '../db/tenant.ts';
 import type { AnalysisService } from '../analysis/analysis-service.ts';
+import type { WatchlistService } from '../screening/watchlist-service.ts';
 import type { FileService } from '../files/file-service.ts';
 import { unauthenticated } from '../errors.ts';
 import { createMaskError } from './mask-error.ts';
@@ -40,9 +41,10 @@ export function createGraphQLServer(options: {
   db: Database;
   files: FileService;
   analysis: AnalysisService;
+  watchlists: WatchlistService;
   logger: Logger;
 }): GraphQLServer {
-  const { schema, db, files, analysis, logger } = options;
+  const { schema, db, files, analysis, watchlists, logger } = options;
   return createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -71,7 +73,7 @@ export function createGraphQLServer(options: {
     context: ({ koa }): Context => {
       const apiKey = koa.state.apiKey;
       if (!apiKey) throw unauthenticated();
-      return { requestId: currentRequestId() ?? '', apiKey, db: forOrganization(db, apiKey.organizationId), files, analysis };
+      return { requestId: currentRequestId() ?? '', apiKey, db: forOrganization(db, apiKey.organizationId), files, analysis, watchlists };
     },
   });
 }

@@ -9,5 +9,6 @@ import './file.ts';
 import './document.ts';
 import './document-analysis.ts';
 import './note.ts';
+import './watchlist.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

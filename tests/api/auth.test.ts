@@ -35,6 +35,7 @@ const DOCUMENTED: Record<string, Permission> = {
   'PATCH /v1/business-cases/:id/parties/:partyId': 'business_cases:write',
   'DELETE /v1/business-cases/:id/parties/:partyId': 'business_cases:write',
   'GET /v1/business-cases/:id/ownership': 'business_cases:read',
+  'GET /v1/watchlists': 'screening:read',
   'POST /v1/notes': 'notes:write',
   'GET /v1/notes': 'notes:read',
   'GET /v1/notes/:id': 'notes:read',

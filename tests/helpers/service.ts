@@ -25,6 +25,8 @@ export async function startTestService(
     S3_BUCKET: TEST_BUCKET,
     S3_ACCESS_KEY_ID: EMBEDDED_CREDENTIALS.accessKeyId,
     S3_SECRET_ACCESS_KEY: EMBEDDED_CREDENTIALS.secretAccessKey,
+    // No list downloads unless a test configures sources (there is no network here).
+    WATCHLIST_SOURCES: '[]',
     ...options.env,
   });
   return startService(config, options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));

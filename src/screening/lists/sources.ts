@@ -1,0 +1,65 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+
+// Where each watchlist comes from. Defaults are the publishers' own download
+// addresses; WATCHLIST_SOURCES (JSON) replaces them, e.g. with local files.
+
+export const WatchlistSourceSchema = z.object({
+  id: z.string().regex(/^[a-z0-9-]{2,40}$/, 'must be 2-40 lower-case letters, digits or -'),
+  name: z.string().min(1),
+  format: z.enum(['ofac-csv', 'un-xml', 'senzing-json']),
+  /** A path (relative to the working directory) or an http(s) URL for each file of the format. */
+  files: z.object({ primary: z.string().min(1), aliases: z.string().optional(), addresses: z.string().optional() }),
+});
+
+export type WatchlistSource = z.infer<typeof WatchlistSourceSchema>;
+
+export const DEFAULT_WATCHLIST_SOURCES: WatchlistSource[] = [
+  {
+    id: 'ofac-sdn', name: 'OFAC Specially Designated Nationals', format: 'ofac-csv',
+    files: {
+      primary: 'https://www.treasury.gov/ofac/downloads/sdn.csv',
+      aliases: 'https://www.treasury.gov/ofac/downloads/alt.csv',
+      addresses: 'https://www.treasury.gov/ofac/downloads/add.csv',
+    },
+  },
+  {
+    id: 'ofac-consolidated', name: 'OFAC Consolidated (non-SDN)', format: 'ofac-csv',
+    files: {
+      primary: 'https://www.treasury.gov/ofac/downloads/consolidated/cons_prim.csv',
+      aliases: 'https://www.treasury.gov/ofac/downloads/consolidated/cons_alt.csv',
+      addresses: 'https://www.treasury.gov/ofac/downloads/consolidated/cons_add.csv',
+    },
+  },
+  {
+    id: 'un-consolidated', name: 'UN Security Council Consolidated List', format: 'un-xml',
+    files: { primary: 'https://scsanctions.un.org/resources/xml/en/consolidated.xml' },
+  },
+  {
+    id: 'opensanctions-peps', name: 'OpenSanctions PEPs', format: 'senzing-json',
+    files: { primary: 'https://data.opensanctions.org/datasets/latest/peps/senzing.json' },
+  },
+];
+
+/** The shared snapshots (../shared/datasets/sanctions), for tests, benchmarks and offline development. */
+export function snapshotSources(directory: string): WatchlistSource[] {
+  const at = (name: string) => `${directory.replace(/\/$/, '')}/${name}`;
+  return [
+    { id: 'ofac-sdn', name: 'OFAC Specially Designated Nationals', format: 'ofac-csv', files: { primary: at('ofac_sdn.csv'), aliases: at('ofac_alt.csv'), addresses: at('ofac_add.csv') } },
+    { id: 'ofac-consolidated', name: 'OFAC Consolidated (non-SDN)', format: 'ofac-csv', files: { primary: at('ofac_cons_prim.csv'), aliases: at('ofac_cons_alt.csv') } },
+    { id: 'un-consolidated', name: 'UN Security Council Consolidated List', format: 'un-xml', files: { primary: at('un_consolidated.xml') } },
+    { id: 'us-congress-peps', name: 'OpenSanctions US Congress (PEPs)', format: 'senzing-json', files: { primary: at('us_congress_senzing.json') } },
+  ];
+}
+
+const MAX_BYTES = 200 * 1024 * 1024;
+
+/** One file of a source: downloaded (bounded in time and size) or read from disk. */
+export async function readLocation(location: string, timeoutMs = 60_000): Promise<Buffer> {
+  if (!/^https?:\/\//.test(location)) return readFile(location);
+  const response = await fetch(location, { signal: AbortSignal.timeout(timeoutMs), redirect: 'follow' });
+  if (!response.ok) throw new Error(`${location}: HTTP ${response.status}`);
+  const body = Buffer.from(await response.arrayBuffer());
+  if (body.length > MAX_BYTES) throw new Error(`${location}: larger than ${MAX_BYTES} bytes`);
+  return body;
+}

@@ -1,0 +1,42 @@
+import type { Logger } from 'pino';
+import type { Database } from '../db/client.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import { refreshSource, type RefreshOutcome } from './lists/list-loader.ts';
+import type { WatchlistSource } from './lists/sources.ts';
+
+const REFRESH_QUEUE = 'watchlist-refresh';
+
+/**
+ * Keeps the configured watchlists current: a scheduled pg-boss job (one run
+ * at a time across instances) refreshes every source; a source never loaded
+ * is refreshed at start.
+ */
+export class WatchlistService {
+  constructor(
+    private readonly options: { db: Database; logger: Logger; sources: WatchlistSource[]; cron: string | null },
+  ) {}
+
+  get sources(): readonly WatchlistSource[] {
+    return this.options.sources;
+  }
+
+  async refreshAll(): Promise<RefreshOutcome[]> {
+    const outcomes: RefreshOutcome[] = [];
+    // One at a time: the lists are large and the database is shared with requests.
+    for (const source of this.options.sources) outcomes.push(await refreshSource(this.options.db, source, this.options.logger));
+    return outcomes;
+  }
+
+  async attach(queue: JobQueue) {
+    if (this.options.sources.length === 0) return;
+    // At most one refresh queued and one running, across instances.
+    await queue.createQueue(REFRESH_QUEUE, { name: REFRESH_QUEUE, policy: 'stately' });
+    await queue.work(REFRESH_QUEUE, { batchSize: 1, pollingIntervalSeconds: 5 }, async () => {
+      await this.refreshAll();
+    });
+    if (this.options.cron) await queue.schedule(REFRESH_QUEUE, this.options.cron);
+    const loaded = await this.options.db.watchlistLoad.groupBy({ by: ['sourceId'], where: { status: 'LOADED' } });
+    const missing = this.options.sources.filter((s) => !loaded.some((l) => l.sourceId === s.id));
+    if (missing.length) await queue.send(REFRESH_QUEUE, {});
+  }
+}
