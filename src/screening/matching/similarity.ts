@@ -20,7 +20,8 @@ export function tokenSimilarity(a: Token, b: Token): number {
   if (a.text === b.text) return 1;
   if (a.text.length === 1 || b.text.length === 1) return a.text[0] === b.text[0] ? 0.8 : 0;
   const spelling = jaroWinkler(a.text, b.text);
-  return a.key === b.key ? Math.max(spelling, 0.93) : spelling;
+  // Keys of one or two consonants say too little (Giulia / Ghul) to lift a score.
+  return a.key === b.key && a.key.replace('*', '').length >= 3 ? Math.max(spelling, 0.93) : spelling;
 }
 
 export interface Alignment {
@@ -79,9 +80,15 @@ export function alignNames(query: Token[], listed: Token[]): Alignment {
   };
 }
 
-/** Names written together or apart (Abdulrahman / Abdul Rahman): the tokens joined, compared as one. */
+/**
+ * Names written together or apart (Abdulrahman / Abdul Rahman): the tokens
+ * joined and compared as one, counted only when nearly identical (a loose
+ * comparison of joined names matches unrelated people by their first names).
+ */
 export function joinedSimilarity(query: Token[], listed: Token[]): number {
   const a = query.map((t) => t.text).join('');
   const b = listed.map((t) => t.text).join('');
-  return a === b ? 1 : jaroWinkler(a, b);
+  if (a === b) return 1;
+  const similarity = jaroWinkler(a, b);
+  return similarity >= 0.97 ? similarity : 0;
 }
