@@ -57,7 +57,7 @@ const STRENGTH_FACTOR: Record<NameStrength, number> = { PRIMARY: 1, STRONG: 0.99
 /** Posting lists longer than this (very common names) are only intersected, never scanned. */
 const MAX_SCAN = 4000;
 /** Names scored in full per search: the best by a cheap count of shared token keys. */
-const SHORTLIST = 48;
+const SHORTLIST = 24;
 
 const kindOf = (entity: ListedEntity): NameKind => (entity.kind === 'PERSON' ? 'PERSON' : 'ORGANIZATION');
 const round = (value: number) => Math.round(value * 10_000) / 10_000;
@@ -74,6 +74,8 @@ export class NameIndex {
   private readonly postings = new Map<string, number[]>();
   private readonly frequency = new Map<string, number>();
   private maxIdf = 1;
+  private gatheredWeight = new Float32Array(0);
+  private gatheredTokens = new Int32Array(0);
 
   private constructor(readonly entries: IndexedEntity[]) {}
 
@@ -123,12 +125,19 @@ export class NameIndex {
    * keys count fully, one-edit keys 0.7), weighted by rarity, best first.
    */
   private shortlist(query: Token[]): number[] {
-    const gathered = new Map<number, { weight: number; tokens: number }>();
+    // Scratch arrays sized to the index, reused between searches (one search runs at a time per process).
+    if (this.gatheredWeight.length !== this.names.length) {
+      this.gatheredWeight = new Float32Array(this.names.length);
+      this.gatheredTokens = new Int32Array(this.names.length);
+    }
+    const weight = this.gatheredWeight;
+    const tokens = this.gatheredTokens;
+    const touched: number[] = [];
     const common: number[][] = [];
     query.forEach((token, position) => {
       const bit = 1 << Math.min(position, 30);
       const lookups: Array<[string, number]> = [[token.key, 1]];
-      if (token.key.length >= 4) {
+      if (token.key.length >= 3) {
         lookups.push([`~${token.key}`, 0.7]);
         for (const variant of deletions(token.key)) lookups.push([variant, 0.7], [`~${variant}`, 0.7]);
       }
@@ -139,27 +148,37 @@ export class NameIndex {
           if (factor === 1) common.push(list);
           continue;
         }
-        for (const id of list) {
-          const entry = gathered.get(id);
-          if (!entry) gathered.set(id, { weight: token.weight * factor, tokens: bit });
-          else if (!(entry.tokens & bit)) {
-            entry.weight += token.weight * factor;
-            entry.tokens |= bit;
+        const gain = token.weight * factor;
+        for (let k = 0; k < list.length; k++) {
+          const id = list[k]!;
+          if (tokens[id] === 0) touched.push(id);
+          if (!(tokens[id]! & bit)) {
+            weight[id]! += gain;
+            tokens[id]! |= bit;
           }
         }
       }
     });
     // Only very common tokens (e.g. "Mohammed Ali"): names holding two of them.
-    if (gathered.size === 0 && common.length) {
+    if (touched.length === 0 && common.length) {
       common.sort((a, b) => a.length - b.length);
       const [smallest, next] = common;
       const other = new Set(next ?? []);
-      for (const id of smallest!) if (!next || other.has(id)) gathered.set(id, { weight: 1, tokens: 1 });
+      for (const id of smallest!) {
+        if (next && !other.has(id)) continue;
+        touched.push(id);
+        weight[id] = 1;
+        tokens[id] = 1;
+      }
     }
-    return [...gathered]
-      .sort((a, b) => b[1].weight - a[1].weight || this.names[a[0]]!.tokens.length - this.names[b[0]]!.tokens.length)
-      .slice(0, SHORTLIST)
-      .map(([id]) => id);
+    const ranked = touched.length > SHORTLIST
+      ? touched.sort((a, b) => weight[b]! - weight[a]! || this.names[a]!.tokens.length - this.names[b]!.tokens.length).slice(0, SHORTLIST)
+      : touched.slice();
+    for (const id of touched) {
+      weight[id] = 0;
+      tokens[id] = 0;
+    }
+    return ranked;
   }
 
   search(subject: ScreeningSubject, options: { limit?: number; threshold?: number } = {}): ScreeningHit[] {
@@ -172,10 +191,11 @@ export class NameIndex {
       return { text, key, weight: this.weight(key) };
     });
     const best = new Map<number, { record: NameRecord; alignment: Alignment; score: number }>();
+    const similarities = new Map<string, number>();
     for (const id of this.shortlist(query)) {
       const record = this.names[id]!;
       const listed = record.tokens;
-      const alignment = alignNames(query, listed);
+      const alignment = alignNames(query, listed, similarities);
       const joined = query.length !== listed.length ? joinedSimilarity(query, listed) * 0.97 : 0;
       const score = Math.max(alignment.score, joined) * STRENGTH_FACTOR[record.strength];
       const current = best.get(record.entity);

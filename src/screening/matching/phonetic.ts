@@ -30,7 +30,7 @@ export function skeleton(token: string): string {
 
 /** The key with each one character removed: a typo in a consonant still meets its name. */
 export function deletions(key: string): string[] {
-  if (key.length < 4) return [];
+  if (key.length < 3) return [];
   const variants = new Set<string>();
   for (let i = 0; i < key.length; i++) variants.add(key.slice(0, i) + key.slice(i + 1));
   return [...variants];

@@ -39,11 +39,17 @@ const MIN_PAIR = 0.75;
  * over count half when at least two strong pairs match (a missing middle
  * name), fully otherwise.
  */
-export function alignNames(query: Token[], listed: Token[]): Alignment {
+export function alignNames(query: Token[], listed: Token[], cache?: Map<string, number>): Alignment {
   const candidates: Array<{ i: number; j: number; similarity: number }> = [];
   for (let i = 0; i < query.length; i++) {
     for (let j = 0; j < listed.length; j++) {
-      const similarity = tokenSimilarity(query[i]!, listed[j]!);
+      // Names of one search share many tokens: each pair is compared once.
+      const cacheKey = cache && `${i}\u0000${listed[j]!.text}`;
+      let similarity = cacheKey ? cache.get(cacheKey) : undefined;
+      if (similarity === undefined) {
+        similarity = tokenSimilarity(query[i]!, listed[j]!);
+        if (cacheKey) cache!.set(cacheKey, similarity);
+      }
       if (similarity >= MIN_PAIR) candidates.push({ i, j, similarity });
     }
   }
