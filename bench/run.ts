@@ -2,8 +2,7 @@
 // writes bench/results.md.
 import { writeFile } from 'node:fs/promises';
 import { cpus, totalmem, type } from 'node:os';
-import { installedLanguages } from '../src/analysis/engines/ocr/tesseract-cli.ts';
-import type { OcrBackendName } from '../src/analysis/engines/ocr/backend.ts';
+import { availableOcrBackends } from '../src/analysis/engines/select.ts';
 import { type AnalysisBenchRow, type AnalysisBenchRun, runAnalysisBench } from './analysis.ts';
 import { buildCorpus } from './corpus.ts';
 import { runScreeningBench } from './screening.ts';
@@ -49,7 +48,7 @@ ${files.rounds.map((r, i) => `| ${i + 1} | ${fixed(r.app.uploadMBps)} / ${fixed(
 
 if (!only || only === 'analysis') {
   const corpus = await buildCorpus();
-  const backends: OcrBackendName[] = ['tesseract.js', ...(installedLanguages()?.includes('eng') ? (['tesseract'] as const) : [])];
+  const backends = availableOcrBackends();
   const runs: AnalysisBenchRun[] = [];
   for (const ocr of backends) runs.push(await runAnalysisBench(ocr, corpus));
   const cell = (value: number | undefined, digits = 3) => (value === undefined ? '' : fixed(value, digits));

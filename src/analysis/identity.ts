@@ -68,22 +68,28 @@ function digitsWhereDigitsBelong(lines: string[], length: number): string[] {
  * lines as read.
  */
 export function findMrz(lines: string[]): { lines: string[]; read: string[] } | null {
+  const found = mrzRun(lines);
+  if (!found) return null;
+  const { run, length } = found;
+  const nameLine = length === 30 ? 2 : 0;
+  const fix = (zone: string[]) => {
+    const fixed = digitsWhereDigitsBelong(zone.map((line) => line.padEnd(length, '<').slice(0, length)), length);
+    fixed[nameLine] = cleanNameFiller(fixed[nameLine]!, length === 30 ? 0 : 5);
+    return fixed;
+  };
+  const read = run.map((line) => line.padEnd(length, '<').slice(0, length));
+  return { lines: repairZone(run, length, fix) ?? fix(run).map((line) => line.replaceAll('?', '<')), read };
+}
+
+/** The last run of MRZ-looking lines, as read (no repair): where the zone is. */
+function mrzRun(lines: string[]): { run: string[]; length: number } | null {
   const candidates = lines.map(mrzCandidate);
   for (const length of LENGTHS) {
     const count = length === 30 ? 3 : 2;
     const fits = (line: string | undefined) => line !== undefined && Math.abs(line.length - length) <= 2 && line.includes('<');
     for (let end = candidates.length; end >= count; end--) {
       const run = candidates.slice(end - count, end);
-      if (run.every(fits)) {
-        const nameLine = length === 30 ? 2 : 0;
-        const fix = (lines: string[]) => {
-          const fixed = digitsWhereDigitsBelong(lines.map((line) => line.padEnd(length, '<').slice(0, length)), length);
-          fixed[nameLine] = cleanNameFiller(fixed[nameLine]!, length === 30 ? 0 : 5);
-          return fixed;
-        };
-        const read = run.map((line) => line.padEnd(length, '<').slice(0, length));
-        return { lines: repairZone(run, length, fix) ?? fix(run).map((line) => line.replaceAll('?', '<')), read };
-      }
+      if (run.every(fits)) return { run, length };
     }
   }
   return null;
@@ -175,9 +181,10 @@ export function identityFromBlocks(blocks: Block[]): IdentityResult {
 /** Where the MRZ lines are on the page (normalized box), if there is one. */
 export function mrzZone(blocks: Block[]) {
   const lines = blocks.filter((b) => b.BlockType === 'LINE');
-  const mrz = findMrz(lines.map((l) => l.Text ?? ''));
+  // Only where the zone is: its repair happens once, when it is read.
+  const mrz = mrzRun(lines.map((l) => l.Text ?? ''));
   if (!mrz) return null;
-  const zone = lines.filter((l) => mrzCandidate(l.Text ?? '').length >= 28 && (l.Text ?? '').includes('<')).slice(-mrz.lines.length);
+  const zone = lines.filter((l) => mrzCandidate(l.Text ?? '').length >= 28 && (l.Text ?? '').includes('<')).slice(-mrz.run.length);
   if (zone.length === 0) return null;
   const left = Math.min(...zone.map((l) => l.Geometry.BoundingBox.Left));
   const top = Math.min(...zone.map((l) => l.Geometry.BoundingBox.Top));

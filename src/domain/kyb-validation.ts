@@ -49,8 +49,8 @@ export const taxId = identifier(30).refine((value) => (value.match(/[\p{L}\p{N}]
   message: 'must have at least 4 letters or digits',
 });
 
-export const legalName = z.string().trim().min(1, 'must not be empty').max(300, 'must be at most 300 characters');
 export const shortText = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+export const legalName = shortText(300);
 
 export const riskScore = z.number().min(0, 'must be between 0 and 100').max(100, 'must be between 0 and 100');
 
@@ -65,7 +65,7 @@ export const address = z.strictObject(
     line2: shortText(200).nullish(),
     city: shortText(100),
     region: shortText(100).nullish(),
-    postalCode: z.string().trim().min(1, 'must not be empty').max(20, 'must be at most 20 characters').nullish(),
+    postalCode: shortText(20).nullish(),
     country: countryCode,
   },
   { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.join(', ')}` : undefined) },

@@ -65,7 +65,9 @@ export const BusinessParty = builder.prismaObject('BusinessParty', {
 const BusinessPartyList = listOf('BusinessPartyList', BusinessParty, 'Parties of a business case, in the order entered.');
 
 const requireParty = (db: TenantDatabase, businessCaseId: string, id: string) =>
-  findOr404('Party', id, (uuid) => db.businessParty.findFirst({ where: { id: uuid, businessCaseId }, select: { id: true, kind: true } }));
+  findOr404('Party', id, (uuid) =>
+    db.businessParty.findFirst({ where: { id: uuid, businessCaseId }, select: { id: true, kind: true, name: true, roles: true } }),
+  );
 
 builder.prismaObjectField(BusinessCase, 'parties', (t) =>
   t.relation('parties', { description: 'Parties in the order entered.', query: () => ({ orderBy: ENTERED_FIRST }) }),
@@ -344,9 +346,7 @@ builder.mutationFields((t) => ({
     args: { businessCaseId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), input: t.arg({ type: UpdateBusinessPartyInput, required: true }) },
     resolve: async (query, _root, { businessCaseId, id, input }, { db, apiKey }) => {
       await requireBusinessCase(db, businessCaseId);
-      const current = await db.businessParty.findFirst({ where: { id: rules.uuid.safeParse(id).success ? id : undefined, businessCaseId } });
-      if (!current) await requireParty(db, businessCaseId, id);
-      const party = current!;
+      const party = await requireParty(db, businessCaseId, id);
       checkKindFields(party.kind, input);
       if (input.consumerCaseId) await requireConsumerCase(db, input.consumerCaseId);
       const roles = input.roles ? [...new Set(input.roles)] : party.roles;

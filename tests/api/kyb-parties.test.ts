@@ -204,6 +204,15 @@ describe('updating and removing parties', () => {
     expect(graph.data.businessParty.consumerCase).toEqual({ email: 'owner@linked.example' });
   });
 
+  it('answers 404 for a malformed party id, changing nothing', async () => {
+    const caseId = await newCase('Malformed Ltd');
+    const only = await addParty(caseId, person('Only One', { ownershipPercentage: 10 }));
+    const response = await rest('PATCH', `/v1/business-cases/${caseId}/parties/not-a-uuid`, { name: 'Changed' });
+    expect(response.status).toBe(404);
+    expect(response.body.message).toBe('Party not-a-uuid not found');
+    expect((await rest('GET', `/v1/business-cases/${caseId}/parties/${only}`)).body.name).toBe('Only One');
+  });
+
   it('deleting the business case removes its parties and holdings', async () => {
     const caseId = await newCase('Gone Ltd');
     await addParty(caseId, person('Temp', { ownershipPercentage: 50 }));

@@ -21,10 +21,15 @@ export function selectEngine(config: Config, logger: Logger, env: NodeJS.Process
   return textractEngine({ client: new TextractClient({ region: config.TEXTRACT_REGION ?? config.S3_REGION }), bucket: config.S3_BUCKET });
 }
 
+/** The OCR backends this machine has: tesseract.js always, the `tesseract` program when it can read English. */
+export function availableOcrBackends(): OcrBackendName[] {
+  return ['tesseract.js', ...(installedLanguages()?.includes('eng') ? (['tesseract'] as const) : [])];
+}
+
 /** The `tesseract` program when it can read English, else tesseract.js (always available). */
 export function selectOcr(choice: Config['OCR_ENGINE']): OcrBackendName {
   if (choice === 'tesseract.js') return choice;
-  const readsEnglish = installedLanguages()?.includes('eng') ?? false;
+  const readsEnglish = availableOcrBackends().includes('tesseract');
   if (choice === 'tesseract' && !readsEnglish) {
     throw new Error('OCR_ENGINE=tesseract, but the tesseract program with English data (eng) is not installed');
   }

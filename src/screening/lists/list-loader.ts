@@ -35,7 +35,7 @@ export async function refreshSource(db: Database, source: WatchlistSource, logge
   const startedAt = new Date();
   const fail = async (error: unknown) => {
     const message = (error as Error).message ?? String(error);
-    logger.error({ source: source.id, err: message }, 'watchlist refresh failed; the previous version stays current');
+    logger.error({ source: source.id, err: message }, 'watchlist refresh failed; any previous version stays current');
     const load = await db.watchlistLoad.create({ data: { sourceId: source.id, status: 'FAILED', error: message.slice(0, 2000), startedAt } });
     return { sourceId: source.id, status: 'FAILED' as const, loadId: load.id, error: message };
   };

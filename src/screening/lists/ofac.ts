@@ -104,6 +104,7 @@ export function parseOfac(files: OfacFiles): ListedEntity[] {
     const remarks = remarksField ?? '';
     const facts = remarkFacts(remarks);
     const flagCountry = countryCodeOf(flag);
+    const notes = [title, remarks].filter(Boolean).join(' | ');
     return {
       externalId: entNum!,
       kind,
@@ -121,8 +122,7 @@ export function parseOfac(files: OfacFiles): ListedEntity[] {
       // "SDGT] [IRGC": several programmes in one field.
       programs: (program ?? '').split(/\]\s*\[/).map((p) => p.replace(/[[\]]/g, '').trim()).filter(Boolean),
       topics: ['sanction' as const],
-      ...(remarks ? { remarks } : {}),
-      ...(title ? { remarks: [title, remarks].filter(Boolean).join(' | ') } : {}),
+      ...(notes ? { remarks: notes } : {}),
     };
   });
 }

@@ -1,5 +1,4 @@
 import jaroWinkler from 'talisman/metrics/jaro-winkler.js';
-import { skeleton } from './phonetic.ts';
 
 /** One token of a name, with what matching needs precomputed. */
 export interface Token {
@@ -8,8 +7,6 @@ export interface Token {
   /** 0.5 (very common token) .. 1.5 (rare): rare tokens decide a match. */
   weight: number;
 }
-
-export const token = (text: string, weight = 1): Token => ({ text, key: skeleton(text), weight });
 
 /**
  * Similarity of two tokens in 0..1: Jaro-Winkler on the spellings, at least
