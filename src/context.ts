@@ -2,6 +2,7 @@ import type { AuthenticatedKey } from './auth/api-keys.ts';
 import type { TenantDatabase } from './db/tenant.ts';
 import type { AnalysisService } from './analysis/analysis-service.ts';
 import type { FileService } from './files/file-service.ts';
+import type { ScreeningService } from './screening/screening-service.ts';
 import type { WatchlistService } from './screening/watchlist-service.ts';
 
 /** What every resolver sees. Built once per request, after authentication. */
@@ -13,4 +14,5 @@ export interface Context {
   files: FileService;
   analysis: AnalysisService;
   watchlists: WatchlistService;
+  screening: ScreeningService;
 }

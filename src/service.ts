@@ -13,6 +13,8 @@ import { FileService } from './files/file-service.ts';
 import { AnalysisService } from './analysis/analysis-service.ts';
 import { selectEngine } from './analysis/engines/select.ts';
 import { startJobQueue, stopJobQueue } from './jobs/queue.ts';
+import { attachRescreening } from './screening/rescreen.ts';
+import { ScreeningService } from './screening/screening-service.ts';
 import { WatchlistService } from './screening/watchlist-service.ts';
 import { connectObjectStore } from './storage/connect.ts';
 import { resolve } from 'node:path';
@@ -22,6 +24,8 @@ export interface RunningService {
   databaseUrl: string;
   db: Database;
   files: FileService;
+  watchlists: WatchlistService;
+  screening: ScreeningService;
   logger: Logger;
   stop(): Promise<void>;
 }
@@ -64,10 +68,12 @@ export async function startService(config: Config, logger = createLogger(config.
   const watchlists = new WatchlistService({
     db, logger, sources: config.WATCHLIST_SOURCES, cron: config.WATCHLIST_REFRESH_CRON === 'off' ? null : config.WATCHLIST_REFRESH_CRON,
   });
+  const screening = new ScreeningService({ db, logger, sourceIds: () => watchlists.sources.map((s) => s.id) });
   const queue = await startJobQueue(databaseUrl, logger);
   await analysis.attach(queue);
+  await attachRescreening(queue, { db, logger, screening });
   await watchlists.attach(queue);
-  const graphql = createGraphQLServer({ schema, db, files, analysis, watchlists, logger });
+  const graphql = createGraphQLServer({ schema, db, files, analysis, watchlists, screening, logger });
   const app = createApp({
     graphql, schema, db, logger, store: storage.store,
     bodyLimit: config.BODY_LIMIT, maxUploadBytes: config.MAX_UPLOAD_BYTES,
@@ -80,6 +86,8 @@ export async function startService(config: Config, logger = createLogger(config.
   return {
     url,
     files,
+    watchlists,
+    screening,
     databaseUrl,
     db,
     logger,

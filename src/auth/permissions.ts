@@ -17,7 +17,12 @@ export const PERMISSIONS = {
   'document_analysis:write': 'Run document analyses',
   'notes:read': 'List and read notes on cases and tasks',
   'notes:write': 'Create, update and delete notes',
-  'screening:read': 'Read watchlists, screenings and hits',
+  'screening:read': 'Read watchlists, screenings, hits and screening settings',
+  'screening:write': 'Screen names, consumer cases and business cases (with their parties)',
+  'screening:review': 'Decide screening hits (true match or false positive)',
+  'screening:configure': 'Change the organization\'s screening settings (threshold, adverse media)',
+  'risk:read': 'Read risk assessments and their history',
+  'risk:write': 'Run risk assessments (and open enhanced due diligence tasks)',
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -5,7 +5,10 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { createDatabase } from '../db/client.ts';
 import { createLogger } from '../logger.ts';
-import { refreshSource } from '../screening/lists/list-loader.ts';
+import { startJobQueue, stopJobQueue } from '../jobs/queue.ts';
+import { refreshSource, type RefreshOutcome } from '../screening/lists/list-loader.ts';
+import { createRescreenQueue } from '../screening/rescreen.ts';
+import { announceNewVersions } from '../screening/watchlist-service.ts';
 import { snapshotSources } from '../screening/lists/sources.ts';
 import { prepareDatabase } from '../service.ts';
 
@@ -17,11 +20,20 @@ async function main(argv: string[]) {
   const { databaseUrl, stopEmbedded } = await prepareDatabase(config, logger);
   const db = createDatabase(databaseUrl, 2);
   let failed = false;
+  const outcomes: RefreshOutcome[] = [];
   try {
     for (const source of sources) {
       const outcome = await refreshSource(db, source, logger);
+      outcomes.push(outcome);
       failed ||= outcome.status === 'FAILED';
       console.log(`${source.id}\t${outcome.status}${outcome.entityCount !== undefined ? `\t${outcome.entityCount} entries` : ''}${outcome.error ? `\t${outcome.error}` : ''}`);
+    }
+    // Running services re-screen the cases against the new versions (the job waits in PostgreSQL until one takes it).
+    if (outcomes.some((o) => o.status === 'LOADED')) {
+      const queue = await startJobQueue(databaseUrl, logger);
+      await createRescreenQueue(queue);
+      await announceNewVersions(queue, outcomes);
+      await stopJobQueue(queue);
     }
   } finally {
     await db.$disconnect();

@@ -6,6 +6,7 @@ import type { Context } from '../context.ts';
 import type { Database } from '../db/client.ts';
 import { forOrganization } from '../db/tenant.ts';
 import type { AnalysisService } from '../analysis/analysis-service.ts';
+import type { ScreeningService } from '../screening/screening-service.ts';
 import type { WatchlistService } from '../screening/watchlist-service.ts';
 import type { FileService } from '../files/file-service.ts';
 import { unauthenticated } from '../errors.ts';
@@ -42,9 +43,10 @@ export function createGraphQLServer(options: {
   files: FileService;
   analysis: AnalysisService;
   watchlists: WatchlistService;
+  screening: ScreeningService;
   logger: Logger;
 }): GraphQLServer {
-  const { schema, db, files, analysis, watchlists, logger } = options;
+  const { schema, db, files, analysis, watchlists, screening, logger } = options;
   return createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -73,7 +75,7 @@ export function createGraphQLServer(options: {
     context: ({ koa }): Context => {
       const apiKey = koa.state.apiKey;
       if (!apiKey) throw unauthenticated();
-      return { requestId: currentRequestId() ?? '', apiKey, db: forOrganization(db, apiKey.organizationId), files, analysis, watchlists };
+      return { requestId: currentRequestId() ?? '', apiKey, db: forOrganization(db, apiKey.organizationId), files, analysis, watchlists, screening };
     },
   });
 }

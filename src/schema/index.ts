@@ -10,5 +10,9 @@ import './document.ts';
 import './document-analysis.ts';
 import './note.ts';
 import './watchlist.ts';
+import './screening-hit.ts';
+import './screening.ts';
+import './case-screening.ts';
+import './screening-settings.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { refreshSource, type RefreshOutcome } from './lists/list-loader.ts';
+import { RESCREEN_QUEUE } from './rescreen.ts';
 import type { WatchlistSource } from './lists/sources.ts';
 
 const REFRESH_QUEUE = 'watchlist-refresh';
@@ -12,6 +13,8 @@ const REFRESH_QUEUE = 'watchlist-refresh';
  * is refreshed at start.
  */
 export class WatchlistService {
+  private queue: JobQueue | null = null;
+
   constructor(
     private readonly options: { db: Database; logger: Logger; sources: WatchlistSource[]; cron: string | null },
   ) {}
@@ -24,10 +27,12 @@ export class WatchlistService {
     const outcomes: RefreshOutcome[] = [];
     // One at a time: the lists are large and the database is shared with requests.
     for (const source of this.options.sources) outcomes.push(await refreshSource(this.options.db, source, this.options.logger));
+    await announceNewVersions(this.queue, outcomes);
     return outcomes;
   }
 
   async attach(queue: JobQueue) {
+    this.queue = queue;
     if (this.options.sources.length === 0) return;
     // At most one refresh queued and one running, across instances.
     await queue.createQueue(REFRESH_QUEUE, { name: REFRESH_QUEUE, policy: 'stately' });
@@ -39,4 +44,10 @@ export class WatchlistService {
     const missing = this.options.sources.filter((s) => !loaded.some((l) => l.sourceId === s.id));
     if (missing.length) await queue.send(REFRESH_QUEUE, {});
   }
+}
+
+/** New list versions re-screen the cases (src/screening/rescreen.ts), through the queue so any instance can do it. */
+export async function announceNewVersions(queue: JobQueue | null, outcomes: RefreshOutcome[]) {
+  const loads = outcomes.filter((o) => o.status === 'LOADED').map((o) => ({ sourceId: o.sourceId, loadId: o.loadId }));
+  if (queue && loads.length) await queue.send(RESCREEN_QUEUE, { loads });
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/client.ts';
+import { parseEuFsf } from './eu-fsf.ts';
 import type { ListedEntity } from './listed-entity.ts';
 import { parseOfac } from './ofac.ts';
 import { parseSenzing } from './senzing.ts';
@@ -19,6 +20,10 @@ function parse(source: WatchlistSource, files: { primary: string; aliases?: stri
   if (source.format === 'ofac-csv') return { entities: parseOfac(files), publishedAt: null };
   if (source.format === 'un-xml') {
     const list = parseUnList(files.primary);
+    return { entities: list.entities, publishedAt: list.generatedAt ? new Date(list.generatedAt) : null };
+  }
+  if (source.format === 'eu-fsf-xml') {
+    const list = parseEuFsf(files.primary);
     return { entities: list.entities, publishedAt: list.generatedAt ? new Date(list.generatedAt) : null };
   }
   return { entities: parseSenzing(files.primary), publishedAt: null };

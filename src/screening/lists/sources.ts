@@ -7,7 +7,11 @@ import { z } from 'zod';
 export const WatchlistSourceSchema = z.object({
   id: z.string().regex(/^[a-z0-9-]{2,40}$/, 'must be 2-40 lower-case letters, digits or -'),
   name: z.string().min(1),
-  format: z.enum(['ofac-csv', 'un-xml', 'senzing-json']),
+  // eu-fsf-xml: the EU Financial Sanctions Files XML v1.1, published at
+  // https://webgate.ec.europa.eu/fsd/fsf/public/files/xmlFullSanctionsList_1_1/content?token=dG9rZW4tMjAxNw
+  // (the public token of the Commission's RSS feed links). Not a default: the
+  // endpoint is reported to take over a minute for ~25 MB, past readLocation's timeout.
+  format: z.enum(['ofac-csv', 'un-xml', 'senzing-json', 'eu-fsf-xml']),
   /** A path (relative to the working directory) or an http(s) URL for each file of the format. */
   files: z.object({ primary: z.string().min(1), aliases: z.string().optional(), addresses: z.string().optional() }),
 });

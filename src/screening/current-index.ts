@@ -1,0 +1,93 @@
+import type { Database } from '../db/client.ts';
+import type { WatchlistEntity } from '../generated/prisma/client.ts';
+import { entityFingerprint } from './entity-fingerprint.ts';
+import type { ListedEntity, ListedIdentifier, ListedName } from './lists/listed-entity.ts';
+import { type IndexedEntity, NameIndex } from './matching/name-index.ts';
+
+export interface ListVersion {
+  sourceId: string;
+  loadId: string;
+}
+
+/** The matcher over one set of list versions, with each entity's fingerprint. */
+export interface WatchlistIndex {
+  versions: ListVersion[];
+  index: NameIndex;
+  /** By watchlist_entities.id. */
+  entities: Map<string, IndexedEntity & { fingerprint: string }>;
+}
+
+export function listedEntityOf(row: WatchlistEntity): ListedEntity {
+  return {
+    externalId: row.externalId,
+    kind: row.kind as ListedEntity['kind'],
+    names: row.names as unknown as ListedName[],
+    birthDates: row.birthDates,
+    birthPlaces: row.birthPlaces,
+    nationalities: row.nationalities,
+    countries: row.countries,
+    addresses: row.addresses,
+    identifiers: row.identifiers as unknown as ListedIdentifier[],
+    programs: row.programs,
+    topics: row.topics as ListedEntity['topics'],
+    ...(row.listedOn ? { listedOn: row.listedOn } : {}),
+    ...(row.remarks ? { remarks: row.remarks } : {}),
+  };
+}
+
+export function indexOf(rows: WatchlistEntity[], versions: ListVersion[]): WatchlistIndex {
+  const entities = new Map<string, IndexedEntity & { fingerprint: string }>();
+  const entries: IndexedEntity[] = rows.map((row) => {
+    const entity = listedEntityOf(row);
+    const entry = { id: row.id, sourceId: row.sourceId, listVersion: row.loadId, entity };
+    entities.set(row.id, { ...entry, fingerprint: entityFingerprint(entity) });
+    return entry;
+  });
+  return { versions, index: NameIndex.build(entries), entities };
+}
+
+/** The newest LOADED version of each source. */
+export async function currentVersions(db: Database, sourceIds: readonly string[]): Promise<ListVersion[]> {
+  if (sourceIds.length === 0) return [];
+  const loads = await db.watchlistLoad.findMany({
+    where: { sourceId: { in: [...sourceIds] }, status: 'LOADED' },
+    distinct: ['sourceId'],
+    orderBy: [{ sourceId: 'asc' }, { finishedAt: 'desc' }],
+    select: { id: true, sourceId: true },
+  });
+  return loads.map((l) => ({ sourceId: l.sourceId, loadId: l.id }));
+}
+
+const sameVersions = (a: ListVersion[], b: ListVersion[]) =>
+  a.length === b.length && a.every((v, i) => v.sourceId === b[i]!.sourceId && v.loadId === b[i]!.loadId);
+
+/**
+ * Each instance keeps the matcher for the current list versions in memory,
+ * derived from PostgreSQL: before a screening it asks which versions are
+ * current (one indexed query) and rebuilds when another instance, or the
+ * refresh job, loaded a new one.
+ */
+export class CurrentIndex {
+  private built: WatchlistIndex | null = null;
+  private building: Promise<WatchlistIndex> | null = null;
+
+  constructor(private readonly db: Database, private readonly sourceIds: () => readonly string[]) {}
+
+  async get(): Promise<WatchlistIndex> {
+    const versions = await currentVersions(this.db, this.sourceIds());
+    if (this.built && sameVersions(this.built.versions, versions)) return this.built;
+    // One build at a time; concurrent screenings wait for it.
+    if (!this.building) {
+      this.building = this.load(versions).finally(() => {
+        this.building = null;
+      });
+    }
+    this.built = await this.building;
+    return this.built.versions === versions || sameVersions(this.built.versions, versions) ? this.built : this.get();
+  }
+
+  private async load(versions: ListVersion[]): Promise<WatchlistIndex> {
+    const rows = versions.length ? await this.db.watchlistEntity.findMany({ where: { loadId: { in: versions.map((v) => v.loadId) } } }) : [];
+    return indexOf(rows, versions);
+  }
+}
