@@ -63,10 +63,11 @@ export function eddRules(triggers: EddTriggers): EddOutcome {
   if (triggers.level === 'HIGH' || triggers.level === 'PROHIBITED') {
     require(`risk level ${triggers.level} (score ${triggers.riskScore})`, EDD_ITEMS);
   }
+  // Only a confirmed PEP opens the checklist: an undecided hit is first a review
+  // matter (most are namesakes), and deciding it re-assesses the case.
   const pep = triggers.pep;
-  if (pep && (pep.confirmed > 0 || pep.pending > 0)) {
-    const what = [pep.confirmed ? `${pep.confirmed} confirmed` : '', pep.pending ? `${pep.pending} undecided` : ''].filter(Boolean).join(', ');
-    require(`politically exposed person (${what} PEP hit${pep.confirmed + pep.pending === 1 ? '' : 's'})`, ['SOURCE_OF_FUNDS', 'SOURCE_OF_WEALTH', 'SENIOR_APPROVAL']);
+  if (pep && pep.confirmed > 0) {
+    require(`politically exposed person (${pep.confirmed} confirmed PEP hit${pep.confirmed === 1 ? '' : 's'})`, ['SOURCE_OF_FUNDS', 'SOURCE_OF_WEALTH', 'SENIOR_APPROVAL']);
   }
   if (triggers.subjectType === 'BUSINESS' && triggers.ownershipOpacity.length) {
     require(`opaque ownership: ${triggers.ownershipOpacity.join('; ')}`, ['UBO_VERIFICATION']);

@@ -1,5 +1,6 @@
 import { builder } from '../builder.ts';
 import * as rules from '../domain/validation.ts';
+import { assessCase } from '../risk/case-assessment.ts';
 import { businessCaseSubjects, consumerCaseSubject } from '../screening/subjects.ts';
 import { requireBusinessCase } from './business-case.ts';
 import { requireConsumerCase } from './consumer-case.ts';
@@ -25,19 +26,21 @@ const CaseScreeningRef = builder.objectRef<CaseScreening>('CaseScreening').imple
 builder.mutationFields((t) => ({
   screenConsumerCase: t.field({
     type: CaseScreeningRef,
-    description: 'Screens the person of a consumer case (name, date of birth, nationality) and records the screening.',
+    description: 'Screens the person of a consumer case (name, date of birth, nationality), records the screening and re-assesses the case\'s risk.',
     authScopes: { permission: 'screening:write' },
     args: { id: t.arg.id({ required: true }), userId: t.arg.string({ required: false, validate: rules.userId.nullish() }) },
     resolve: async (_root, { id, userId }, { db, apiKey, screening }) => {
       await requireConsumerCase(db, id);
       const request = await consumerCaseSubject(db, id);
       const screeningId = await screening.screen(db, request, { organizationId: apiKey.organizationId, requestedBy: userId ?? apiKey.name });
+      // The case's risk follows its screening (see riskAssessments).
+      await assessCase(db, apiKey.organizationId, { consumerCaseId: id }, userId ?? apiKey.name);
       return { screeningIds: [screeningId] };
     },
   }),
   screenBusinessCase: t.field({
     type: CaseScreeningRef,
-    description: 'Screens a business (legal and trading name, jurisdiction, registration and tax numbers) and, by default, each of its parties.',
+    description: 'Screens a business (legal and trading name, jurisdiction, registration and tax numbers) and, by default, each of its parties; then re-assesses the case\'s risk.',
     authScopes: { permission: 'screening:write' },
     args: {
       id: t.arg.id({ required: true }),
@@ -50,6 +53,7 @@ builder.mutationFields((t) => ({
       for (const request of await businessCaseSubjects(db, id, includeParties ?? true)) {
         screeningIds.push(await screening.screen(db, request, { organizationId: apiKey.organizationId, requestedBy: userId ?? apiKey.name }));
       }
+      await assessCase(db, apiKey.organizationId, { businessCaseId: id }, userId ?? apiKey.name);
       return { screeningIds };
     },
   }),

@@ -14,5 +14,6 @@ import './screening-hit.ts';
 import './screening.ts';
 import './case-screening.ts';
 import './screening-settings.ts';
+import './risk-assessment.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -5,6 +5,7 @@ import type { TenantDatabase } from '../db/tenant.ts';
 import * as rules from '../domain/validation.ts';
 import { HitStatus } from '../generated/prisma/enums.ts';
 import type { ListedIdentifier, ListedName } from '../screening/lists/listed-entity.ts';
+import { assessCase } from '../risk/case-assessment.ts';
 import { findOr404 } from './find-or-404.ts';
 import { listOf, pageArgs, pageOf } from './pagination.ts';
 
@@ -147,6 +148,10 @@ builder.mutationFields((t) => ({
         reason: input.reason,
         decidedBy: input.userId ?? apiKey.name,
       });
+      // A decided hit changes the case's risk (a confirmed sanctions match is PROHIBITED).
+      const { screening: decided } = await db.screeningHit.findUniqueOrThrow({ where: { id }, select: { screening: { select: { consumerCaseId: true, businessCaseId: true, target: true } } } });
+      if (decided.businessCaseId) await assessCase(db, apiKey.organizationId, { businessCaseId: decided.businessCaseId }, input.userId ?? apiKey.name);
+      else if (decided.consumerCaseId) await assessCase(db, apiKey.organizationId, { consumerCaseId: decided.consumerCaseId }, input.userId ?? apiKey.name);
       return db.screeningHit.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
 import { forOrganization, type TenantDatabase } from '../db/tenant.ts';
 import type { JobQueue } from '../jobs/queue.ts';
+import { assessCase } from '../risk/case-assessment.ts';
 import { indexOf, listedEntityOf, type ListVersion, type WatchlistIndex } from './current-index.ts';
 import { entityFingerprint } from './entity-fingerprint.ts';
 import { type ScreeningService, searchAll } from './screening-service.ts';
@@ -72,6 +73,8 @@ export async function rescreenAfterListChange(
       const screeningId = await deps.screening.screen(db, request, { organizationId, requestedBy: LIST_UPDATE_REQUESTER, trigger: 'LIST_UPDATE' });
       summary.rescreened++;
       if (await openReviewTask(db, screeningId, previous.hits)) summary.tasksCreated++;
+      const assessed = request.businessCaseId ? { businessCaseId: request.businessCaseId } : request.consumerCaseId ? { consumerCaseId: request.consumerCaseId } : null;
+      if (assessed) await assessCase(db, organizationId, assessed, LIST_UPDATE_REQUESTER);
     }
   }
   deps.logger.info({ ...summary, loads }, 'cases re-screened after a watchlist change');
