@@ -48,6 +48,19 @@ const EnvSchema = z.object({
   WATCHLIST_SOURCES: watchlistSources,
   /** When the watchlists are refreshed (cron, UTC); `off` for never (refresh with `npm run watchlists`). */
   WATCHLIST_REFRESH_CRON: z.string().default('0 */6 * * *'),
+  /**
+   * Adverse media. `auto`: the HTTP provider when ADVERSE_MEDIA_URL is set,
+   * else the local corpus when its folder exists, else none.
+   */
+  ADVERSE_MEDIA_PROVIDER: z.enum(['auto', 'off', 'local', 'http']).default('auto'),
+  /** Folder of JSON (NewsAPI shape or an array) and RSS/Atom files; default <DATA_DIR>/media. */
+  ADVERSE_MEDIA_CORPUS: z.string().optional(),
+  /** News/search API address with {query} (and optionally {limit}, {apiKey}), e.g. a NewsAPI "everything" URL. */
+  ADVERSE_MEDIA_URL: z.string().url().optional(),
+  ADVERSE_MEDIA_FORMAT: z.enum(['newsapi', 'rss']).default('newsapi'),
+  ADVERSE_MEDIA_API_KEY: z.string().optional(),
+  ADVERSE_MEDIA_API_KEY_HEADER: z.string().default('X-Api-Key'),
+  ADVERSE_MEDIA_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   /** OCR of the local engine. `auto`: the `tesseract` program when installed with English data, else tesseract.js. */
   OCR_ENGINE: z.enum(['auto', 'tesseract', 'tesseract.js']).default('auto'),
   ANALYSIS_MAX_PAGES: z.coerce.number().int().min(1).default(30),

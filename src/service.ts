@@ -13,6 +13,7 @@ import { FileService } from './files/file-service.ts';
 import { AnalysisService } from './analysis/analysis-service.ts';
 import { selectEngine } from './analysis/engines/select.ts';
 import { startJobQueue, stopJobQueue } from './jobs/queue.ts';
+import { selectMediaProvider } from './screening/media/select-provider.ts';
 import { attachRescreening } from './screening/rescreen.ts';
 import { ScreeningService } from './screening/screening-service.ts';
 import { WatchlistService } from './screening/watchlist-service.ts';
@@ -68,7 +69,9 @@ export async function startService(config: Config, logger = createLogger(config.
   const watchlists = new WatchlistService({
     db, logger, sources: config.WATCHLIST_SOURCES, cron: config.WATCHLIST_REFRESH_CRON === 'off' ? null : config.WATCHLIST_REFRESH_CRON,
   });
-  const screening = new ScreeningService({ db, logger, sourceIds: () => watchlists.sources.map((s) => s.id) });
+  const screening = new ScreeningService({
+    db, logger, sourceIds: () => watchlists.sources.map((s) => s.id), media: await selectMediaProvider(config, logger),
+  });
   const queue = await startJobQueue(databaseUrl, logger);
   await analysis.attach(queue);
   await attachRescreening(queue, { db, logger, screening });

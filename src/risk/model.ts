@@ -113,7 +113,9 @@ export const OWNERSHIP = {
  * spaces and dashes); unknown categories count as OTHER and are reported.
  */
 export const ADVERSE_MEDIA_SEVERITY: Record<string, number> = {
+  // The media classifier's categories (src/screening/media/risk-lexicon.ts) first, then common synonyms.
   MONEY_LAUNDERING: 1,
+  TERRORISM_FINANCING: 1,
   TERRORIST_FINANCING: 1,
   TERRORISM: 1,
   PROLIFERATION_FINANCING: 1,
@@ -125,6 +127,10 @@ export const ADVERSE_MEDIA_SEVERITY: Record<string, number> = {
   HUMAN_TRAFFICKING: 0.9,
   ARMS_TRAFFICKING: 0.9,
   FRAUD: 0.8,
+  BRIBERY_CORRUPTION: 0.8,
+  MARKET_ABUSE: 0.7,
+  TAX_CRIMES: 0.7,
+  REGULATORY_ENFORCEMENT: 0.4,
   CORRUPTION: 0.8,
   BRIBERY: 0.8,
   TAX_CRIME: 0.7,

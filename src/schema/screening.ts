@@ -7,6 +7,7 @@ import { ScreeningOutcome, ScreeningSubjectKind, ScreeningTarget, ScreeningTrigg
 import { adHocSubjectKey } from '../screening/subjects.ts';
 import { findOr404 } from './find-or-404.ts';
 import { listOf, NEWEST_FIRST, pageArgs, pageOf } from './pagination.ts';
+import { AdverseMediaFinding } from './adverse-media-finding.ts';
 import { ScreeningHit } from './screening-hit.ts';
 import { requireBusinessCase } from './business-case.ts';
 import { requireConsumerCase } from './consumer-case.ts';
@@ -51,6 +52,7 @@ export const Screening = builder.prismaObject('Screening', {
     mediaError: t.exposeString('mediaError', { nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     hits: t.relation('hits', { description: 'Strongest first.', query: () => ({ orderBy: [{ score: 'desc' }, { id: 'asc' }] }) }),
+    mediaFindings: t.relation('mediaFindings', { type: AdverseMediaFinding, description: 'Adverse media about the subject, most relevant first.', query: () => ({ orderBy: [{ relevance: 'desc' }, { id: 'asc' }] }) }),
   }),
 });
 
@@ -72,6 +74,7 @@ const AdHocScreeningInput = builder.inputType('ScreenNameInput', {
     identifiers: rules.notNull(z.array(z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters')).max(10, 'at most 10 identifiers')),
     reference: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').nullish(),
     threshold: z.number().gt(0, 'must be above 0').max(1, 'must be at most 1').nullish(),
+    adverseMedia: z.boolean().nullish(),
     userId: rules.userId.nullish(),
   }),
   fields: (t) => ({
@@ -83,6 +86,7 @@ const AdHocScreeningInput = builder.inputType('ScreenNameInput', {
     identifiers: t.stringList({ description: 'Passport, national id or registration numbers: an exact match raises the score strongly.' }),
     reference: t.string({ description: 'Your id for the subject: decisions on hits are remembered per reference (else per name, kind and birth date).' }),
     threshold: t.float({ description: 'Overrides the organization\'s threshold for this screening (0 < t ≤ 1).' }),
+    adverseMedia: t.boolean({ description: 'Search adverse media too (default: the organization\'s setting; needs a configured provider).' }),
     userId: t.string({ description: 'Who asked; default: the API key\'s label.' }),
   }),
 });
@@ -149,7 +153,7 @@ builder.mutationFields((t) => ({
           countries: input.countries ?? [],
           identifiers: input.identifiers ?? [],
         },
-        { organizationId: apiKey.organizationId, requestedBy: input.userId ?? apiKey.name, threshold: input.threshold },
+        { organizationId: apiKey.organizationId, requestedBy: input.userId ?? apiKey.name, threshold: input.threshold, adverseMedia: input.adverseMedia },
       );
       return db.screening.findUniqueOrThrow({ ...query, where: { id } });
     },

@@ -5,7 +5,28 @@ import type { HitStatus, ScreeningTrigger } from '../generated/prisma/enums.ts';
 import { CurrentIndex, type WatchlistIndex } from './current-index.ts';
 import { carriedDecision, latestDecisions, outcomeOf } from './hit-review.ts';
 import { ALGORITHM_VERSION, DEFAULT_THRESHOLD, type ScreeningHit } from './matching/name-index.ts';
+import type { AdverseMediaFinding } from './media/screen-media.ts';
+import { screenAdverseMedia } from './media/screen-media.ts';
+import type { AdverseMediaProvider } from './media/provider.ts';
 import type { ScreeningRequest } from './subjects.ts';
+
+function mediaRow(providerId: string, finding: AdverseMediaFinding) {
+  const published = finding.article.publishedAt ? new Date(finding.article.publishedAt) : null;
+  return {
+    providerId,
+    articleId: finding.article.id,
+    title: finding.article.title,
+    summary: finding.article.summary ?? null,
+    url: finding.article.url ?? null,
+    source: finding.article.source ?? null,
+    publishedAt: published && !Number.isNaN(published.getTime()) ? published : null,
+    matchedText: finding.nameMatch.matchedText,
+    nameScore: finding.nameMatch.score,
+    categories: finding.categories.map(({ category, confidence, evidence }) => ({ category, confidence, evidence })),
+    relevance: finding.relevance,
+    classifierVersion: finding.classifierVersion,
+  };
+}
 
 /** Hits kept per screening: beyond this a name is too common to review hit by hit anyway. */
 export const MAX_HITS = 25;
@@ -16,6 +37,8 @@ export interface ScreenOptions {
   trigger?: ScreeningTrigger;
   /** Overrides the organization's threshold for this screening. */
   threshold?: number | null;
+  /** false: skip adverse media this time (default: the organization's setting). */
+  adverseMedia?: boolean | null;
 }
 
 /** Finds a subject's hits in the current list versions (each name and alias), strongest first, one per entity. */
@@ -42,19 +65,41 @@ export function searchAll(watchlists: WatchlistIndex, request: ScreeningRequest,
 export class ScreeningService {
   readonly current: CurrentIndex;
 
-  constructor(private readonly options: { db: Database; logger: Logger; sourceIds: () => readonly string[] }) {
+  constructor(
+    private readonly options: { db: Database; logger: Logger; sourceIds: () => readonly string[]; media: AdverseMediaProvider | null },
+  ) {
     this.current = new CurrentIndex(options.db, options.sourceIds);
   }
 
+  async settings(db: TenantDatabase): Promise<{ threshold: number; adverseMedia: boolean }> {
+    const settings = await db.screeningSettings.findFirst({ select: { threshold: true, adverseMedia: true } });
+    return { threshold: settings?.threshold ?? DEFAULT_THRESHOLD, adverseMedia: settings?.adverseMedia ?? true };
+  }
+
   async threshold(db: TenantDatabase): Promise<number> {
-    const settings = await db.screeningSettings.findFirst({ select: { threshold: true } });
-    return settings?.threshold ?? DEFAULT_THRESHOLD;
+    return (await this.settings(db)).threshold;
+  }
+
+  /** Adverse media about the subject; a provider failure is recorded, it does not fail the screening. */
+  private async searchMedia(request: ScreeningRequest, threshold: number) {
+    const provider = this.options.media!;
+    try {
+      const findings = await screenAdverseMedia(provider, { name: request.name, kind: request.kind, aliases: request.aliases }, { threshold });
+      return { status: 'CHECKED' as const, error: null, rows: findings.map((finding) => mediaRow(provider.id, finding)) };
+    } catch (error) {
+      this.options.logger.warn({ err: (error as Error).message, provider: provider.id }, 'adverse media search failed; screening recorded without it');
+      return { status: 'FAILED' as const, error: (error as Error).message.slice(0, 500), rows: [] };
+    }
   }
 
   /** Screens one subject and stores the screening with its hits; returns its id. */
   async screen(db: TenantDatabase, request: ScreeningRequest, options: ScreenOptions): Promise<string> {
     const watchlists = await this.current.get();
-    const threshold = options.threshold ?? (await this.threshold(db));
+    const settings = await this.settings(db);
+    const threshold = options.threshold ?? settings.threshold;
+    const wantsMedia = this.options.media !== null && (options.adverseMedia ?? settings.adverseMedia);
+    // The media search waits on the network while the lists are searched here.
+    const media = wantsMedia ? this.searchMedia(request, threshold) : null;
     const hits = searchAll(watchlists, request, threshold);
     const priors = hits.length
       ? latestDecisions(
@@ -87,6 +132,7 @@ export class ScreeningService {
         decisionId: carried.decisionId,
       };
     });
+    const mediaResult = media ? await media : null;
     const { subjectKey, target, name, aliases, kind, birthDate, countries, identifiers, consumerCaseId, businessCaseId, businessPartyId } = request;
     const screening = await db.screening.create({
       data: {
@@ -101,6 +147,9 @@ export class ScreeningService {
         hitCount: hitRows.length,
         organizationId: options.organizationId,
         hits: { create: hitRows },
+        mediaStatus: mediaResult?.status ?? 'NOT_REQUESTED',
+        mediaError: mediaResult?.error ?? null,
+        mediaFindings: { create: (mediaResult?.rows ?? []).map((row) => ({ ...row, organizationId: options.organizationId })) },
       },
       select: { id: true },
     });

@@ -13,6 +13,7 @@ import { graphqlClient, restClient } from '../helpers/http.ts';
 import { createKey, createOrganization, startTestService, type TestOrganization } from '../helpers/service.ts';
 
 const DATASETS = fileURLToPath(new URL('../../../shared/datasets/sanctions/', import.meta.url));
+const MEDIA_CORPUS = fileURLToPath(new URL('../fixtures/media/corpus/', import.meta.url));
 const suffix = Date.now().toString(36);
 const OFAC = `ofac-${suffix}`;
 const PEPS = `peps-${suffix}`;
@@ -57,7 +58,9 @@ beforeAll(async () => {
     { id: OFAC, name: 'OFAC SDN (cut)', format: 'ofac-csv', files: { primary: join(listDir, 'sdn.csv'), aliases: join(listDir, 'alt.csv'), addresses: join(listDir, 'add.csv') } },
     { id: PEPS, name: 'US Congress PEPs', format: 'senzing-json', files: { primary: join(DATASETS, 'us_congress_senzing.json') } },
   ];
-  service = await startTestService({ env: { WATCHLIST_SOURCES: JSON.stringify(sources), WATCHLIST_REFRESH_CRON: 'off' } });
+  service = await startTestService({
+    env: { WATCHLIST_SOURCES: JSON.stringify(sources), WATCHLIST_REFRESH_CRON: 'off', ADVERSE_MEDIA_CORPUS: MEDIA_CORPUS },
+  });
   await waitFor(async () => (await currentLoad(OFAC)) && (await currentLoad(PEPS)), 'the start-up list load');
   org = await createOrganization(service.db, undefined, 'screening');
   rest = restClient(service.url, org.key);
@@ -119,6 +122,30 @@ describe('POST /v1/screenings', () => {
       expect(response.body).toMatchObject({ statusCode: 400, error: 'Bad Request' });
     }
     expect((await rest('GET', '/v1/screenings')).body.meta.total).toBe(before);
+  });
+});
+
+describe('adverse media', () => {
+  it('stores the articles that name the subject with their risk categories, and feeds them into the risk assessment', async () => {
+    const screened = await rest('POST', '/v1/screenings', { name: 'Muhammad Tariq Haddad', kind: 'PERSON' });
+    expect(screened.body.mediaStatus).toBe('CHECKED');
+    const laundering = screened.body.mediaFindings.filter((f: any) => f.categories.some((c: any) => c.category === 'MONEY_LAUNDERING'));
+    expect(laundering.length).toBeGreaterThan(0);
+    expect(laundering[0]).toMatchObject({ providerId: 'local-corpus', matchedText: expect.stringMatching(/Haddad/), classifierVersion: expect.any(String) });
+    expect(laundering[0].categories[0].evidence.length).toBeGreaterThan(0);
+    const stored = await rest('GET', `/v1/screenings/${screened.body.id}`);
+    expect(stored.body.mediaFindings).toEqual(screened.body.mediaFindings);
+
+    const skipped = await rest('POST', '/v1/screenings', { name: 'Muhammad Tariq Haddad', kind: 'PERSON', adverseMedia: false });
+    expect(skipped.body).toMatchObject({ mediaStatus: 'NOT_REQUESTED', mediaFindings: [] });
+    const nobody = await rest('POST', '/v1/screenings', { name: 'Ottoline Quennell', kind: 'PERSON' });
+    expect(nobody.body).toMatchObject({ mediaStatus: 'CHECKED', mediaFindings: [] });
+
+    const id = (await rest('POST', '/v1/consumer-cases', { email: `mh-${suffix}@example.com`, firstName: 'Muhammad Tariq', lastName: 'Haddad', nationality: 'AE' })).body.id;
+    await rest('POST', `/v1/consumer-cases/${id}/screenings`, {});
+    const assessment = (await rest('GET', `/v1/consumer-cases/${id}/risk-assessment`)).body;
+    expect(assessment.inputs.adverseMedia.some((m: any) => m.category === 'MONEY_LAUNDERING')).toBe(true);
+    expect(assessment.factors.find((f: any) => f.key === 'adverseMedia').contribution).toBeGreaterThan(0);
   });
 });
 

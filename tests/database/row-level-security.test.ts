@@ -89,6 +89,30 @@ describe('row-level security', () => {
     expect(rows).toEqual([]);
   });
 
+  it('covers every tenant-readable table with an organization_id: row-level security on, with a policy', async () => {
+    const { rows } = await client.query<{ table: string; rls: boolean; policies: number }>(`
+      SELECT c.relname AS table, c.relrowsecurity AS rls,
+             (SELECT count(*)::int FROM pg_policy p WHERE p.polrelid = c.oid) AS policies
+      FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attname = 'organization_id'
+      WHERE c.relkind = 'r' AND c.relnamespace = 'public'::regnamespace
+        AND has_table_privilege('compliance_tenant', c.oid, 'SELECT') ORDER BY 1`);
+    expect(rows.length).toBeGreaterThanOrEqual(15);
+    expect(rows.filter((r) => !r.rls || r.policies === 0)).toEqual([]);
+  });
+
+  it('refuses a screening that links a case of another organization, and keeps hit decisions append-only', async () => {
+    await expect(
+      asTenant(orgB, `INSERT INTO screenings (id, organization_id, target, subject_key, consumer_case_id, name, kind, threshold, algorithm_version, list_versions, requested_by, outcome, hit_count)
+        VALUES ($1, $2, 'CONSUMER_CASE', 'x', $3, 'x', 'PERSON', 0.8, 'v', '[]', 'me', 'NO_HITS', 0)`, [randomUUID(), orgB, caseA]),
+    ).rejects.toThrow(/row-level security/);
+    const decision = randomUUID();
+    await asTenant(orgA, `INSERT INTO hit_decisions (id, organization_id, subject_key, source_id, external_id, entity_fingerprint, decision, reason, decided_by)
+      VALUES ($1, $2, 'consumer_case:x', 'ofac', '1', repeat('0', 64), 'FALSE_POSITIVE', 'namesake', 'analyst')`, [decision, orgA]);
+    await expect(asTenant(orgA, "UPDATE hit_decisions SET decision = 'TRUE_MATCH' WHERE id = $1", [decision])).rejects.toThrow(/permission denied/);
+    await expect(asTenant(orgA, 'DELETE FROM hit_decisions WHERE id = $1', [decision])).rejects.toThrow(/permission denied/);
+    expect((await asTenant(orgB, 'SELECT id FROM hit_decisions WHERE id = $1', [decision])).rows).toEqual([]);
+  });
+
   it('keeps API keys and organizations away from the tenant role', async () => {
     await expect(asTenant(orgA, 'SELECT hash FROM api_keys')).rejects.toThrow(/permission denied/);
     await expect(asTenant(orgA, 'SELECT name FROM organizations')).rejects.toThrow(/permission denied/);

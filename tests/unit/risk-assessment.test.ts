@@ -341,3 +341,11 @@ describe('EDD tasks', () => {
     }
   });
 });
+
+describe('adverse media categories', () => {
+  it('knows every category the media classifier reports (none falls to OTHER)', async () => {
+    const { RISK_CATEGORIES } = await import('../../src/screening/media/risk-lexicon.ts');
+    const { ADVERSE_MEDIA_SEVERITY } = await import('../../src/risk/model.ts');
+    expect(RISK_CATEGORIES.filter((category) => !(category in ADVERSE_MEDIA_SEVERITY))).toEqual([]);
+  });
+});

@@ -49,7 +49,7 @@ export async function refreshSource(db: Database, source: WatchlistSource, logge
   let contentHash: string;
   try {
     const locations = Object.entries(source.files).filter(([, location]) => location) as Array<[keyof typeof source.files, string]>;
-    const contents = await Promise.all(locations.map(async ([role, location]) => [role, await readLocation(location)] as const));
+    const contents = await Promise.all(locations.map(async ([role, location]) => [role, await readLocation(location, (source.timeoutSeconds ?? 60) * 1000)] as const));
     const hash = createHash('sha256');
     for (const [, content] of contents) hash.update(content);
     contentHash = hash.digest('hex');

@@ -7,16 +7,14 @@ import { z } from 'zod';
 export const WatchlistSourceSchema = z.object({
   id: z.string().regex(/^[a-z0-9-]{2,40}$/, 'must be 2-40 lower-case letters, digits or -'),
   name: z.string().min(1),
-  // eu-fsf-xml: the EU Financial Sanctions Files XML v1.1, published at
-  // https://webgate.ec.europa.eu/fsd/fsf/public/files/xmlFullSanctionsList_1_1/content?token=dG9rZW4tMjAxNw
-  // (the public token of the Commission's RSS feed links). Not a default: the
-  // endpoint is reported to take over a minute for ~25 MB, past readLocation's timeout.
   format: z.enum(['ofac-csv', 'un-xml', 'senzing-json', 'eu-fsf-xml']),
+  /** Download time limit per file. */
+  timeoutSeconds: z.number().int().min(1).max(3600).default(60),
   /** A path (relative to the working directory) or an http(s) URL for each file of the format. */
   files: z.object({ primary: z.string().min(1), aliases: z.string().optional(), addresses: z.string().optional() }),
 });
 
-export type WatchlistSource = z.infer<typeof WatchlistSourceSchema>;
+export type WatchlistSource = z.input<typeof WatchlistSourceSchema>;
 
 export const DEFAULT_WATCHLIST_SOURCES: WatchlistSource[] = [
   {
@@ -38,6 +36,12 @@ export const DEFAULT_WATCHLIST_SOURCES: WatchlistSource[] = [
   {
     id: 'un-consolidated', name: 'UN Security Council Consolidated List', format: 'un-xml',
     files: { primary: 'https://scsanctions.un.org/resources/xml/en/consolidated.xml' },
+  },
+  {
+    // The EU Financial Sanctions Files XML v1.1; the token is the public one of the Commission's RSS feed links.
+    // The endpoint is reported to take over a minute to produce ~25 MB, hence the longer limit.
+    id: 'eu-fsf', name: 'EU Financial Sanctions Files (consolidated)', format: 'eu-fsf-xml', timeoutSeconds: 300,
+    files: { primary: 'https://webgate.ec.europa.eu/fsd/fsf/public/files/xmlFullSanctionsList_1_1/content?token=dG9rZW4tMjAxNw' },
   },
   {
     id: 'opensanctions-peps', name: 'OpenSanctions PEPs', format: 'senzing-json',
