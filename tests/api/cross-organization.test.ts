@@ -88,6 +88,29 @@ describe('REST: organization B against organization A', () => {
     expect((await restB('GET', '/v1/tasks')).body.meta.total).toBe(0);
   });
 
+  it('cannot screen or assess A\'s cases, nor see their screenings and assessments', async () => {
+    const screened = await restA('POST', `/v1/consumer-cases/${caseA.id}/screenings`, {});
+    expect(screened.status).toBe(201);
+    const assessment = (await restA('GET', `/v1/consumer-cases/${caseA.id}/risk-assessment`)).body;
+    for (const [method, path] of [
+      ['POST', `/v1/consumer-cases/${caseA.id}/screenings`],
+      ['POST', `/v1/business-cases/${businessA}/screenings`],
+      ['POST', `/v1/consumer-cases/${caseA.id}/risk-assessments`],
+      ['POST', `/v1/business-cases/${businessA}/risk-assessments`],
+      ['GET', `/v1/consumer-cases/${caseA.id}/risk-assessment`],
+      ['GET', `/v1/risk-assessments/${assessment.id}`],
+      ['GET', `/v1/screenings/${screened.body.screenings[0].id}`],
+      ['GET', `/v1/screenings?consumerCaseId=${caseA.id}`],
+      ['GET', `/v1/risk-assessments?consumerCaseId=${caseA.id}`],
+    ] as const) {
+      expect((await restB(method, path, method === 'POST' ? {} : undefined)).status, `${method} ${path}`).toBe(404);
+    }
+    expect((await restB('GET', '/v1/screenings')).body.meta.total).toBe(0);
+    const nested = await gqlB('{ screenings { items { id } } riskAssessments { items { id } } }');
+    expect(nested.data).toEqual({ screenings: { items: [] }, riskAssessments: { items: [] } });
+    expect((await restA('GET', `/v1/risk-assessments?consumerCaseId=${caseA.id}`)).body.meta.total).toBe(1);
+  });
+
   it('left A\'s data untouched', async () => {
     const after = await snapshotA();
     expect(after.consumerCase).toEqual(caseA);
