@@ -57,10 +57,7 @@ export async function rescreenAfterListChange(
       where: { target: { not: 'AD_HOC' } },
       distinct: ['subjectKey'],
       orderBy: [{ subjectKey: 'asc' }, { createdAt: 'desc' }],
-      select: {
-        id: true, target: true, consumerCaseId: true, businessCaseId: true, businessPartyId: true,
-        hits: { select: { sourceId: true, externalId: true, entityFingerprint: true } },
-      },
+      select: { id: true, target: true, consumerCaseId: true, businessCaseId: true, businessPartyId: true },
     });
     if (latest.length === 0) continue;
     summary.organizations++;
@@ -70,9 +67,11 @@ export async function rescreenAfterListChange(
       if (!request) continue;
       summary.subjectsChecked++;
       if (!deltas.some((delta) => searchAll(delta, request, threshold).length > 0)) continue;
+      // Hits of the previous screening are read only for the few subjects the change concerns.
+      const previousHits = await db.screeningHit.findMany({ where: { screeningId: previous.id }, select: { sourceId: true, externalId: true, entityFingerprint: true } });
       const screeningId = await deps.screening.screen(db, request, { organizationId, requestedBy: LIST_UPDATE_REQUESTER, trigger: 'LIST_UPDATE' });
       summary.rescreened++;
-      if (await openReviewTask(db, screeningId, previous.hits)) summary.tasksCreated++;
+      if (await openReviewTask(db, screeningId, previousHits)) summary.tasksCreated++;
       const assessed = request.businessCaseId ? { businessCaseId: request.businessCaseId } : request.consumerCaseId ? { consumerCaseId: request.consumerCaseId } : null;
       if (assessed) await assessCase(db, organizationId, assessed, LIST_UPDATE_REQUESTER);
     }
