@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
 import type { TenantDatabase } from '../db/tenant.ts';
+import { AppError } from '../errors.ts';
 import type { HitStatus, ScreeningTrigger } from '../generated/prisma/enums.ts';
 import { CurrentIndex, type WatchlistIndex } from './current-index.ts';
 import { carriedDecision, latestDecisions, outcomeOf } from './hit-review.ts';
@@ -95,6 +96,10 @@ export class ScreeningService {
   /** Screens one subject and stores the screening with its hits; returns its id. */
   async screen(db: TenantDatabase, request: ScreeningRequest, options: ScreenOptions): Promise<string> {
     const watchlists = await this.current.get();
+    // "No hits" against no list at all would read as a clean result.
+    if (watchlists.versions.length === 0) {
+      throw new AppError('SERVICE_UNAVAILABLE', 'No watchlist version is loaded yet, so a screening would find nothing; see GET /v1/watchlists');
+    }
     const settings = await this.settings(db);
     const threshold = options.threshold ?? settings.threshold;
     const wantsMedia = this.options.media !== null && (options.adverseMedia ?? settings.adverseMedia);

@@ -5,6 +5,7 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/service.ts';
 import { restClient } from '../helpers/http.ts';
@@ -18,6 +19,9 @@ const ARTICLE = {
   publishedAt: '2025-02-03T09:00:00Z',
   content: 'Elsbeth Varga, 47, was charged on Monday with paying bribes to three customs officials over two years, prosecutors said.',
 };
+
+const PEPS = fileURLToPath(new URL('../../../shared/datasets/sanctions/us_congress_senzing.json', import.meta.url));
+const SOURCE_ID = `peps-media-${Date.now().toString(36)}`;
 
 let news: Server;
 let failing = false;
@@ -44,8 +48,14 @@ beforeAll(async () => {
       ADVERSE_MEDIA_URL: `http://127.0.0.1:${port}/v2/everything?q={query}&pageSize={limit}`,
       ADVERSE_MEDIA_API_KEY: 'news-key-1',
       ADVERSE_MEDIA_TIMEOUT_MS: '2000',
+      WATCHLIST_SOURCES: JSON.stringify([{ id: SOURCE_ID, name: 'PEPs', format: 'senzing-json', files: { primary: PEPS } }]),
+      WATCHLIST_REFRESH_CRON: 'off',
     },
   });
+  const deadline = Date.now() + 60_000;
+  while (!(await service.db.watchlistLoad.findFirst({ where: { sourceId: SOURCE_ID, status: 'LOADED' } })) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
   rest = restClient(service.url, (await createOrganization(service.db)).key);
 });
 afterAll(async () => {
@@ -79,6 +89,21 @@ describe('HTTP adverse media provider', () => {
       expect(screened.body.mediaError).toMatch(/500/);
     } finally {
       failing = false;
+    }
+  });
+});
+
+describe('screening without any loaded list', () => {
+  it('answers 503 rather than a clean result, and records nothing', async () => {
+    const bare = await startTestService();
+    try {
+      const client = restClient(bare.url, (await createOrganization(bare.db)).key);
+      const response = await client('POST', '/v1/screenings', { name: 'Elsbeth Varga', kind: 'PERSON' });
+      expect(response.status).toBe(503);
+      expect(response.body).toMatchObject({ statusCode: 503, error: 'Service Unavailable', message: expect.stringMatching(/No watchlist version is loaded/) });
+      expect((await client('GET', '/v1/screenings')).body.meta.total).toBe(0);
+    } finally {
+      await bare.stop();
     }
   });
 });

@@ -26,7 +26,15 @@ async function snapshotA() {
 }
 
 beforeAll(async () => {
-  service = await startTestService();
+  // One small real list, so that screenings run (without any, screening is 503).
+  const sourceId = `peps-xorg-${Date.now().toString(36)}`;
+  const peps = new URL('../../../shared/datasets/sanctions/us_congress_senzing.json', import.meta.url).pathname;
+  service = await startTestService({
+    env: { WATCHLIST_SOURCES: JSON.stringify([{ id: sourceId, name: 'PEPs', format: 'senzing-json', files: { primary: peps } }]), WATCHLIST_REFRESH_CRON: 'off' },
+  });
+  for (let i = 0; i < 300 && !(await service.db.watchlistLoad.findFirst({ where: { sourceId, status: 'LOADED' } })); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
   ({ orgA, orgB, restA, restB, gqlA, gqlB } = await twoOrganizations(service));
   caseA = (await restA('POST', '/v1/consumer-cases', { email: 'secret-a@example.com', firstName: 'Secret' })).body;
   businessA = (await service.db.businessCase.create({ data: { organizationId: orgA.id, legalName: 'A Holdings' } })).id;
