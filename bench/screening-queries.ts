@@ -123,3 +123,21 @@ export function unlistedNames(count: number, listed: Set<string>, seed = 11): st
   }
   return [...names];
 }
+
+// Wider pools for a second false-positive figure: given names and surnames common in Europe, the
+// Americas, Africa, the Middle East, South and East Asia, many of them close to listed names' words
+// (Haddad, Nassar, Saleh, Kang, Jung), as a bank's customers are.
+const WIDER_FIRST = 'Oliver Amelia George Isla Harry Ava Jack Mia Charlie Grace Thomas Lily William Ella Henry Evie Leo Ruby Alfie Sophie Max Anna Felix Clara Jonas Lena Paul Marie Ben Laura Luca Elena Marco Chiara Pablo Lucia Javier Carmen Hugo Ines Rafael Beatriz Joao Mariana Pedro Camila Sebastian Valentina Andres Daniela Rahul Ananya Vikram Kavya Rohan Isha Sanjay Meera Hiroshi Sakura Kenji Haruka Minho Jiwoo Seojun Hana Chen Li Ming Xiu Tuan Linh Somchai Malee Adebayo Chiamaka Tunde Ngozi Kofi Ama Thabo Lerato Omar Layla Karim Yasmin Tariq Nadia Emre Zeynep Dmitri Irina Pavel Natalia Andrzej Agnieszka Mikko Aino Bjorn Astrid Sven Karin'.split(' ');
+const WIDER_LAST = 'Whitfield Hargreaves Pennington Ellsworth Blackwood Fairbanks Cromwell Ashford Kingsley Winslow Hoffmann Schreiber Zimmermann Krause Lehmann Dupont Moreau Lefebvre Fontaine Girard Rossi Bianchi Ferraro Galli Conti Fernandez Gutierrez Navarro Morales Ortega Almeida Carvalho Ribeiro Teixeira Barbosa Sharma Iyer Banerjee Deshpande Kulkarni Tanaka Suzuki Watanabe Yamamoto Kobayashi Park Choi Jung Kang Yoon Wang Zhang Liu Nguyen Tran Pham Okafor Adeyemi Mensah Owusu Nkosi Dlamini Mwangi Otieno Haddad Khoury Nassar Saleh Yilmaz Demir Kaya Sahin Ivanova Petrov Smirnov Sokolov Wojcik Kaminski Lewandowski Virtanen Korhonen Nieminen Johansson Andersson Nilsson Larsen Hansen Jensen Murphy Kelly Walsh Byrne OBrien Fitzgerald MacLeod Campbell Stewart Robertson'.split(' ');
+
+/** Like unlistedNames, from the wider pools. */
+export function widerUnlistedNames(count: number, listed: Set<string>, seed = 99): string[] {
+  const random = seededRandom(seed);
+  const pick = <T>(values: readonly T[]) => values[Math.floor(random() * values.length)]!;
+  const names = new Set<string>();
+  for (let attempts = 0; names.size < count && attempts < count * 10; attempts++) {
+    const name = random() < 0.3 ? `${pick(WIDER_FIRST)} ${pick(WIDER_FIRST)} ${pick(WIDER_LAST)}` : `${pick(WIDER_FIRST)} ${pick(WIDER_LAST)}`;
+    if (!listed.has(nameTokens(name).sort().join(' '))) names.add(name);
+  }
+  return [...names];
+}

@@ -4,9 +4,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseOfac } from '../../src/screening/lists/ofac.ts';
 import { parseUnList } from '../../src/screening/lists/un.ts';
-import { NameIndex, type ScreeningSubject } from '../../src/screening/matching/name-index.ts';
+import type { ListedEntity } from '../../src/screening/lists/listed-entity.ts';
+import { ALGORITHM_VERSION, DEFAULT_THRESHOLD, NameIndex, type ScreeningSubject } from '../../src/screening/matching/name-index.ts';
 import { skeleton } from '../../src/screening/matching/phonetic.ts';
 import { nameTokens } from '../../src/screening/matching/normalize.ts';
+import { type Token, tokenSimilarity, withinOneEdit } from '../../src/screening/matching/similarity.ts';
 
 const DATASETS = new URL('../../../shared/datasets/sanctions/', import.meta.url);
 const read = (name: string) => readFileSync(new URL(name, DATASETS), 'utf8');
@@ -54,7 +56,7 @@ describe('finding the listed entity first', () => {
   it('explains the score by feature, with list version and algorithm version', () => {
     const [hit] = top({ name: 'Ayman Zawahiri', birthDate: '1951-06-19', countries: ['EG'], identifiers: ['1084010'] });
     expect(hit).toMatchObject({
-      entityId: 'sdn:2676', sourceId: 'ofac-sdn', listVersion: 'v1', algorithmVersion: 'names-1.0',
+      entityId: 'sdn:2676', sourceId: 'ofac-sdn', listVersion: 'v1', algorithmVersion: ALGORITHM_VERSION,
       explanation: { birthDate: { effect: 'MATCH' }, identifier: { effect: 'MATCH', matched: 'Passport 1084010' } },
     });
     expect(hit!.explanation.name.pairs).toEqual([{ query: 'ayman', listed: 'ayman', similarity: 1 }, { query: 'zawahiri', listed: 'zawahiri', similarity: 1 }]);
@@ -72,5 +74,143 @@ describe('finding the listed entity first', () => {
   it('does not report a name that is not listed', () => {
     expect(top({ name: 'Jane Example' })).toEqual([]);
     expect(top({ name: 'Margaret Thornbury-Wilkes' })).toEqual([]);
+  });
+});
+
+const token = (text: string): Token => ({ text, key: skeleton(text), weight: 1 });
+const similarity = (a: string, b: string) => tokenSimilarity(token(a), token(b));
+
+describe('token similarity', () => {
+  it.each([
+    ['mohammed', 'muhammad'], ['qaddafi', 'gaddafi'], ['qaddafi', 'kadhafi'], ['aleksandr', 'alexander'], ['osama', 'usama'], ['yousef', 'yusuf'],
+    ['dzhamal', 'jamal'], ['nasrallah', 'nasralah'], ['katko', 'kakto'], ['sxring', 'spring'],
+  ])('pairs spellings of one name and typos: %s / %s', (a, b) => {
+    expect(similarity(a, b)).toBeGreaterThanOrEqual(0.85);
+  });
+
+  it.each([
+    ['brennan', 'bourne'], ['anders', 'andersson'], ['achterberg', 'macherbe'], ['fatima', 'farm'], ['novak', 'novin'], ['he', 'herrera'], ['malee', 'ali'], ['saleh', 'sally'],
+  ])('does not pair names that merely look alike: %s / %s', (a, b) => {
+    expect(similarity(a, b)).toBeLessThan(0.75);
+  });
+
+  it('scores an initial against the names it starts, and a spelling variant below the same spelling', () => {
+    expect(similarity('r', 'rana')).toBeGreaterThan(similarity('r', 'sana'));
+    expect(similarity('mohammed', 'muhammad')).toBeLessThan(similarity('muhammad', 'muhammad'));
+  });
+
+  it('tells one edit from two', () => {
+    expect([withinOneEdit('hasan', 'hassan'), withinOneEdit('hasan', 'hsan'), withinOneEdit('hasan', 'hasna'), withinOneEdit('hasan', 'hazan')]).toEqual([true, true, true, true]);
+    expect([withinOneEdit('hasan', 'husain'), withinOneEdit('hasan', 'ahsna'), withinOneEdit('hasan', 'has')]).toEqual([false, false, false]);
+  });
+});
+
+describe('normalization of titles, surnames and organization words', () => {
+  it('keeps a title word that is the surname, and a first-word Ben or Y', () => {
+    expect(nameTokens('Umair Naeem SHEIKH', 'PERSON')).toEqual(['umair', 'naeem', 'sheikh']);
+    expect(nameTokens('Sheikh Umair Naeem', 'PERSON')).toEqual(['umair', 'naeem']);
+    expect(nameTokens('Ben Kaya', 'PERSON')).toEqual(['ben', 'kaya']);
+    expect(nameTokens('Y. Chol JO', 'PERSON')).toEqual(['y', 'chol', 'jo']);
+    expect(nameTokens('Jose Rendon y Herrera', 'PERSON')).toEqual(['jose', 'rendon', 'herrera']);
+  });
+
+  it('drops dotted and misspelt legal forms and joining words of organizations', () => {
+    expect(nameTokens('I&S HOLDING COMPANY, S.A.', 'ORGANIZATION')).toEqual(['i', 's']);
+    expect(nameTokens('OZLAM PROPERTIES LIMTED', 'ORGANIZATION')).toEqual(['ozlam', 'properties']);
+    expect(nameTokens('National Bank of Cuba', 'ORGANIZATION')).toEqual(['national', 'bank', 'cuba']);
+    expect(nameTokens('Obshchestvo s Ogranichennoi Otvetstvennostyu Yuzhny Proekt', 'ORGANIZATION')).toEqual(['s', 'yuzhny', 'proekt']);
+  });
+});
+
+describe('the issue\'s name variants on the real lists', () => {
+  it.each([
+    ['a transliterated given name, reordered, without the patronymic', { name: 'Alexander Radkov' }, 'sdn:10139'],
+    ['Mohammed for Muhammad, without a middle name', { name: 'Talal Mohammed Naji' }, 'sdn:2685'],
+    ['Gaddafi and Kadhafi for Qadhafi', { name: 'Moammar Kadhafi' }, 'sdn:12606'],
+    ['an extra middle name', { name: 'Hasan Ali Nasrallah' }, 'sdn:2686'],
+    ['an initial for the given name', { name: 'A. Zawahiri' }, 'sdn:2676'],
+    ['a title before the name', { name: 'Sheikh Muhammad Husayn Fadlallah' }, 'sdn:2679'],
+    ['Usama bin Ladin', { name: 'Usama bin Ladin' }, 'sdn:6365'],
+  ] as const)('%s', (_kind, subject, expected) => {
+    expect(index.search(subject, { limit: 3 })[0]?.entityId).toBe(expected);
+  });
+
+  it('reports hits from the default threshold, which a search uses when given none', () => {
+    const hits = index.search({ name: 'Muammar Gaddafi' });
+    expect(hits.length).toBeGreaterThan(0);
+    expect(hits.every((h) => h.score >= DEFAULT_THRESHOLD)).toBe(true);
+    expect(index.search({ name: 'Muammar Gaddafi' }, { threshold: 0.5 }).length).toBeGreaterThan(hits.length);
+  });
+
+  it('keeps distinct strong candidates apart: only identical names score 1', () => {
+    for (const name of ['Saddam Hussein al-Tikriti', 'Mohammed Ali', 'Muammar Gaddafi', 'Kim Jong Un']) {
+      const hits = index.search({ name }, { limit: 10, threshold: 0.75 });
+      expect(hits.length).toBeGreaterThan(1);
+      const wanted = nameTokens(name).sort().join(' ');
+      for (const hit of hits) if (hit.score === 1) expect(nameTokens(hit.explanation.name.matched).sort().join(' ')).toBe(wanted);
+      expect(new Set(hits.map((h) => h.score)).size).toBeGreaterThan(1);
+    }
+  });
+
+  it.each(['Robert Achterberg', 'Fatima Brennan', 'Mateo Novak', 'Ben Rossi', 'Paul Byrne', 'Oscar Villanueva'])('does not report the unlisted %s', (name) => {
+    expect(index.search({ name })).toEqual([]);
+  });
+});
+
+const person = (externalId: string, full: string, extra: Partial<ListedEntity> = {}): ListedEntity => ({
+  externalId, kind: 'PERSON', names: [{ full, strength: 'PRIMARY' }], birthDates: [], birthPlaces: [], nationalities: [], countries: [], addresses: [],
+  identifiers: [], programs: [], topics: ['sanction'], ...extra,
+});
+const small = (...entities: ListedEntity[]) => NameIndex.build(entities.map((entity) => ({ id: entity.externalId, sourceId: 'test', listVersion: 't', entity })));
+
+describe('evidence besides the name', () => {
+  const namesakes = small(
+    person('a', 'Ivan Petrovich SIDOROV', { birthDates: ['1960-04-02'], nationalities: ['RU'], identifiers: [{ type: 'Passport', number: '7123456' }] }),
+    person('b', 'Ivan Petrovich SIDOROV', { birthDates: ['1975-11-30'], nationalities: ['UA'] }),
+    person('c', 'Robert A. Brady'),
+  );
+  const score = (subject: ScreeningSubject, id: string) => namesakes.search(subject, { limit: 5, threshold: 0.3 }).find((h) => h.entityId === id)?.score ?? 0;
+
+  it('ties namesakes on the name alone, and orders them by date of birth, country and identifier', () => {
+    expect(score({ name: 'Ivan Sidorov' }, 'a')).toBe(score({ name: 'Ivan Sidorov' }, 'b'));
+    expect(score({ name: 'Ivan Petrovich Sidorov', birthDate: '1960-04-02' }, 'a')).toBeGreaterThan(score({ name: 'Ivan Petrovich Sidorov', birthDate: '1960-04-02' }, 'b'));
+    expect(score({ name: 'Ivan Petrovich Sidorov', countries: ['UA'] }, 'b')).toBeGreaterThan(score({ name: 'Ivan Petrovich Sidorov', countries: ['UA'] }, 'a'));
+    expect(score({ name: 'Ivan Petrovich Sidorov', identifiers: ['7123456'] }, 'a')).toBeGreaterThan(score({ name: 'Ivan Petrovich Sidorov', identifiers: ['7123456'] }, 'b'));
+  });
+
+  it('leaves no tie at 1.0 for an identical name when the subject brings a date of birth', () => {
+    const matching = score({ name: 'Ivan Petrovich Sidorov', birthDate: '1960-04-02' }, 'a');
+    const unknown = score({ name: 'Ivan Petrovich Sidorov', birthDate: '1960' }, 'a');
+    expect(matching).toBeLessThan(1);
+    expect(unknown).toBeLessThan(matching);
+    expect(score({ name: 'Ivan Petrovich Sidorov' }, 'a')).toBe(1);
+  });
+
+  it('raises a score on a matching identifier above a matching date of birth, and lowers it on a different date of birth', () => {
+    const plain = score({ name: 'Ivan Sidorov' }, 'a');
+    expect(score({ name: 'Ivan Sidorov', birthDate: '1960-04-02' }, 'a')).toBeGreaterThan(plain * 0.98);
+    expect(score({ name: 'Ivan Sidorov', identifiers: ['71 23 456'] }, 'a')).toBeGreaterThan(score({ name: 'Ivan Sidorov', birthDate: '1960-04-02' }, 'a'));
+    expect(score({ name: 'Ivan Sidorov', birthDate: '1990-01-01' }, 'a')).toBeLessThan(plain * 0.85);
+  });
+
+  it('does not let a listed initial confirm a whole surname', () => {
+    expect(score({ name: 'Robert Achterberg' }, 'c')).toBeLessThan(DEFAULT_THRESHOLD);
+    expect(score({ name: 'Robert Brady' }, 'c')).toBeGreaterThanOrEqual(DEFAULT_THRESHOLD);
+  });
+
+  it('discounts a name none of whose tokens agrees exactly below the mean of its resemblances', () => {
+    const [hit] = small(person('e', 'Ivan SIDOROV')).search({ name: 'Iwan Sidorow' }, { threshold: 0.3 });
+    const similarities = hit!.explanation.name.pairs.map((p) => p.similarity);
+    expect(similarities).toHaveLength(2);
+    expect(Math.max(...similarities)).toBeLessThan(0.97);
+    expect(hit!.score).toBeLessThan((similarities[0]! + similarities[1]!) / 2 - 0.01);
+  });
+
+  it('scores a missing middle name above a missing surname', () => {
+    const listed = small(person('d', 'Jose Widoblo HERNANDEZ'));
+    const middle = listed.search({ name: 'Jose Hernandez' }, { threshold: 0.3 })[0]!.score;
+    const surname = listed.search({ name: 'Jose Widoblo' }, { threshold: 0.3 })[0]!.score;
+    expect(middle).toBeGreaterThan(surname);
+    expect(middle).toBeGreaterThanOrEqual(DEFAULT_THRESHOLD);
   });
 });

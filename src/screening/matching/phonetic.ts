@@ -35,3 +35,22 @@ export function deletions(key: string): string[] {
   for (let i = 0; i < key.length; i++) variants.add(key.slice(0, i) + key.slice(i + 1));
   return [...variants];
 }
+
+// Spellings of one sound in the usual romanisations (Russian, Arabic, Persian,
+// German, English): written one way, vowels kept.
+const SPELLINGS: Array<[RegExp, string]> = [
+  [/dzh|dj|zh/g, 'j'], [/tch|tsch|sch/g, 'sh'], [/ph/g, 'f'], [/kh/g, 'h'], [/ck|q|c(?!h)/g, 'k'], [/x/g, 'ks'],
+  [/ou|oo/g, 'u'], [/ee|ie|ey|y/g, 'i'], [/w/g, 'v'], [/([aeiou])h$/g, '$1'], [/(.)\1+/g, '$1'],
+];
+
+/**
+ * The token written as it sounds in a plain romanisation, vowels kept
+ * (Dzhamal / Jamal, Yousef / Yusef, Qaddafi / Kadafi): spellings of one
+ * name meet here while names that merely share consonants (Brennan /
+ * Bourne) stay apart.
+ */
+export function spelling(token: string): string {
+  let text = token;
+  for (const [pattern, replacement] of SPELLINGS) text = text.replace(pattern, replacement);
+  return text;
+}

@@ -1,4 +1,5 @@
 import jaroWinkler from 'talisman/metrics/jaro-winkler.js';
+import { spelling } from './phonetic.ts';
 
 /** One token of a name, with what matching needs precomputed. */
 export interface Token {
@@ -6,19 +7,102 @@ export interface Token {
   key: string;
   /** 0.5 (very common token) .. 1.5 (rare): rare tokens decide a match. */
   weight: number;
+  /** spelling(text), when already known. */
+  spelling?: string;
+}
+
+/** Pairs below this similarity are not pairs: the tokens count as unmatched. */
+export const MIN_PAIR = 0.75;
+/** An initial against a name it starts: agreement, but of a single letter. */
+export const INITIAL = 0.9;
+/** A shared consonant key (Mohammed / Muhammad) lifts the spelling similarity by this much, up to KEY_FLOOR. */
+const KEY_BONUS = 0.08;
+const KEY_FLOOR = 0.93;
+/**
+ * Unrelated pairs reach MIN_PAIR only from an average of 0.85 between
+ * Jaro-Winkler and edit similarity (0.85 - 2 × 0.05 = 0.75), so their edit
+ * similarity is at least 0.7: lengths differ by at most 30%.
+ */
+const UNRELATED_LENGTH_GAP = 0.3;
+
+/** Whether one substitution, insertion, deletion or swap of neighbours turns a into b. */
+export function withinOneEdit(a: string, b: string): boolean {
+  const gap = a.length - b.length;
+  if (gap > 1 || gap < -1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (gap === 0) {
+    if (sameFrom(a, i + 1, b, i + 1)) return true;
+    return a.charCodeAt(i) === b.charCodeAt(i + 1) && a.charCodeAt(i + 1) === b.charCodeAt(i) && sameFrom(a, i + 2, b, i + 2);
+  }
+  return gap > 0 ? sameFrom(a, i + 1, b, i) : sameFrom(a, i, b, i + 1);
+}
+
+/** a from index i equals b from index j. */
+function sameFrom(a: string, i: number, b: string, j: number): boolean {
+  if (a.length - i !== b.length - j) return false;
+  for (; i < a.length; i++, j++) if (a.charCodeAt(i) !== b.charCodeAt(j)) return false;
+  return true;
+}
+
+let rows = new Int32Array(3 * 32);
+
+/** Optimal string alignment distance (edits, swaps of neighbours counting one), with rows reused between calls. */
+export function editDistance(a: string, b: string): number {
+  const width = b.length + 1;
+  if (rows.length < 3 * width) rows = new Int32Array(6 * width);
+  // Three rows: two back (for swaps), previous, current.
+  let before = 0;
+  let previous = width;
+  let current = 2 * width;
+  for (let j = 0; j < width; j++) rows[previous + j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    rows[current] = i;
+    for (let j = 1; j < width; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      let value = Math.min(rows[previous + j]! + 1, rows[current + j - 1]! + 1, rows[previous + j - 1]! + cost);
+      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) value = Math.min(value, rows[before + j - 2]! + 1);
+      rows[current + j] = value;
+    }
+    [before, previous, current] = [previous, current, before];
+  }
+  return rows[previous + b.length]!;
 }
 
 /**
- * Similarity of two tokens in 0..1: Jaro-Winkler on the spellings, at least
- * 0.93 for transliteration variants (same key), 0.8 for an initial against
- * a name it starts.
+ * Similarity of two tokens in 0..1. Related spellings keep the best of:
+ * Jaro-Winkler on the spellings and on the romanisation-neutral spellings
+ * (Dzhamal / Jamal), lifted a little (up to 0.93) for a shared consonant key
+ * (Mohammed / Muhammad, Husain / Hossein); related means one of those, or
+ * one edit apart (a typo; Osama / Usama once spelled alike).
+ * Unrelated spellings are scored lower: Jaro-Winkler overrates a shared
+ * start (Anders / Andersson, Rossi / Rossiya), so it is averaged with an
+ * edit-distance similarity, and under 0.9 discounted steeply (loose
+ * agreement between names is mostly chance). An initial against a name it
+ * starts: 0.9.
  */
 export function tokenSimilarity(a: Token, b: Token): number {
   if (a.text === b.text) return 1;
-  if (a.text.length === 1 || b.text.length === 1) return a.text[0] === b.text[0] ? 0.8 : 0;
-  const spelling = jaroWinkler(a.text, b.text);
-  // Keys of one or two consonants say too little (Giulia / Ghul) to lift a score.
-  return a.key === b.key && a.key.replace('*', '').length >= 3 ? Math.max(spelling, 0.93) : spelling;
+  if (a.text.length === 1 || b.text.length === 1) return a.text[0] === b.text[0] ? INITIAL : 0;
+  const spelledA = a.spelling ?? spelling(a.text);
+  const spelledB = b.spelling ?? spelling(b.text);
+  if (spelledA === spelledB) return Math.max(jaroWinkler(a.text, b.text), 0.95);
+  // One edit in the text is a typo; in the spellings, only a letter for a letter in names of five letters or more (Osama / Usamah, not Ali / Mali or Saleh / Sally).
+  const oneEdit = withinOneEdit(a.text, b.text) || (spelledA.length === spelledB.length && spelledA.length >= 5 && withinOneEdit(spelledA, spelledB));
+  // Keys of one or two consonants say too little (Giulia / Ghul) to lift a score; nor do keys shared by distant spellings (Brennan / Bourne).
+  const sameKey = a.key === b.key && a.key.length - Number(a.key[0] === '*') >= 3;
+  const longer = Math.max(a.text.length, b.text.length);
+  // Unrelated tokens whose lengths differ by more than this share cannot reach MIN_PAIR (see below): not worth comparing.
+  if (!oneEdit && !sameKey && Math.abs(a.text.length - b.text.length) > UNRELATED_LENGTH_GAP * longer) return 0;
+  const direct = jaroWinkler(a.text, b.text);
+  const best = Math.max(direct, jaroWinkler(spelledA, spelledB) * 0.97);
+  if (sameKey && direct >= MIN_PAIR) return Math.max(best, Math.min(KEY_FLOOR, best + KEY_BONUS));
+  if (oneEdit) return best;
+  // Below 0.7 the average with the edit similarity stays under 0.85, whose discount falls under MIN_PAIR.
+  if (best < 0.7) return best * 0.5;
+  const edits = 1 - editDistance(a.text, b.text) / longer;
+  const unrelated = (best + edits) / 2;
+  return unrelated >= 0.9 ? unrelated : Math.max(0, unrelated - 2 * (0.9 - unrelated));
 }
 
 export interface Alignment {
@@ -28,58 +112,84 @@ export interface Alignment {
   unmatchedListed: string[];
 }
 
-const MIN_PAIR = 0.75;
+/** Unmatched tokens count at this share of their weight when two strong pairs (or one and an initial) anchor the name: a missing or extra middle name. */
+const LEFTOVER_ANCHORED = 0.5;
+/** The same for tokens before or after the paired ones: a given name or surname one name lacks says more than a middle name. */
+const LEFTOVER_OUTSIDE = 0.65;
+/** Without a pair at least this close, a name's score loses UNANCHORED_SLOPE times the shortfall of its closest pair (0.93: 8%). */
+const CLOSE = 0.97;
+const UNANCHORED_SLOPE = 2;
+/** Listed names in another order cost this factor, so that the listed order ranks first among equals. */
+const REORDERED = 0.99;
 
 /**
  * Pairs tokens of the two names greedily by similarity (order does not
- * matter), then scores the weighted share of matched tokens. Tokens left
- * over count half when at least two strong pairs match (a missing middle
- * name), fully otherwise.
+ * matter), then scores the weighted share of matched tokens. A pair weighs
+ * the mean of its tokens' weights, or an initial's weight (a letter says
+ * little); a whole query token that only a listed initial meets counts as
+ * unmatched beyond that (Robert Achterberg is not confirmed by Robert A.).
+ * Tokens left over count in part when the name is anchored by two strong
+ * pairs, or one and an initial of the query: half between paired tokens (a
+ * missing middle name), a little more outside them; fully otherwise. A name
+ * with no token pair close to exact is discounted by how far its closest is.
  */
-export function alignNames(query: Token[], listed: Token[], cache?: Map<string, number>): Alignment {
+export function alignNames(query: Token[], listed: Token[], similarityOf: (i: number, j: number) => number = (i, j) => tokenSimilarity(query[i]!, listed[j]!)): Alignment {
   const candidates: Array<{ i: number; j: number; similarity: number }> = [];
   for (let i = 0; i < query.length; i++) {
     for (let j = 0; j < listed.length; j++) {
-      // Names of one search share many tokens: each pair is compared once.
-      const cacheKey = cache && `${i}\u0000${listed[j]!.text}`;
-      let similarity = cacheKey ? cache.get(cacheKey) : undefined;
-      if (similarity === undefined) {
-        similarity = tokenSimilarity(query[i]!, listed[j]!);
-        if (cacheKey) cache!.set(cacheKey, similarity);
-      }
+      const similarity = similarityOf(i, j);
       if (similarity >= MIN_PAIR) candidates.push({ i, j, similarity });
     }
   }
   candidates.sort((x, y) => y.similarity - x.similarity || x.i - y.i || x.j - y.j);
-  const usedQuery = new Set<number>();
-  const usedListed = new Set<number>();
+  const pairedQuery = new Array<boolean>(query.length).fill(false);
+  const pairedListed = new Array<boolean>(listed.length).fill(false);
   const pairs: Array<{ i: number; j: number; similarity: number }> = [];
   for (const candidate of candidates) {
-    if (usedQuery.has(candidate.i) || usedListed.has(candidate.j)) continue;
-    usedQuery.add(candidate.i);
-    usedListed.add(candidate.j);
+    if (pairedQuery[candidate.i] || pairedListed[candidate.j]) continue;
+    pairedQuery[candidate.i] = true;
+    pairedListed[candidate.j] = true;
     pairs.push(candidate);
   }
-  const strongPairs = pairs.filter((p) => p.similarity >= 0.9).length;
-  const leftoverFactor = strongPairs >= 2 ? 0.5 : 1;
+  let strongPairs = 0;
+  /** Initials of the query (an abbreviated given name); a listed initial against a whole query token anchors nothing. */
+  let initialPairs = 0;
   let matched = 0;
   let total = 0;
+  /** What of the query's whole tokens only a listed initial confirms: its first letter, the rest counts as unmatched. */
+  let unconfirmed = 0;
   for (const pair of pairs) {
-    const weight = (query[pair.i]!.weight + listed[pair.j]!.weight) / 2;
+    const q = query[pair.i]!;
+    const l = listed[pair.j]!;
+    const initial = q.text.length === 1 || l.text.length === 1;
+    if (initial) initialPairs += Number(q.text.length === 1);
+    else if (pair.similarity >= 0.9) strongPairs++;
+    const weight = initial ? Math.min(q.weight, l.weight) : (q.weight + l.weight) / 2;
     matched += pair.similarity * weight * 2;
     total += weight * 2;
+    if (l.text.length === 1 && q.text.length > 1) unconfirmed += q.weight - weight;
   }
-  query.forEach((t, i) => usedQuery.has(i) || (total += t.weight * leftoverFactor));
-  listed.forEach((t, j) => usedListed.has(j) || (total += t.weight * leftoverFactor));
-  // Reordered tokens cost a little, so that the listed order ranks first among equals.
+  const anchored = strongPairs >= 2 || (strongPairs === 1 && initialPairs > 0);
+  const leftover = anchored ? LEFTOVER_ANCHORED : 1;
+  total += unconfirmed * leftover;
+  // A token left over between paired ones is a middle name; before or after them, a given name or surname the other name lacks.
+  const span = (paired: boolean[]) => [paired.indexOf(true), paired.lastIndexOf(true)] as const;
+  const [firstQuery, lastQuery] = span(pairedQuery);
+  const [firstListed, lastListed] = span(pairedListed);
+  const outside = anchored ? LEFTOVER_OUTSIDE : 1;
+  query.forEach((t, i) => pairedQuery[i] || (total += t.weight * (i > firstQuery && i < lastQuery ? leftover : outside)));
+  listed.forEach((t, j) => pairedListed[j] || (total += t.weight * (j > firstListed && j < lastListed ? leftover : outside)));
   pairs.sort((x, y) => x.i - y.i);
   const inOrder = pairs.every((p, k) => k === 0 || p.j > pairs[k - 1]!.j);
-  const score = total ? (matched / total) * (inOrder ? 1 : 0.99) : 0;
+  // A name none of whose whole tokens agrees (nearly) exactly rests on resemblances only (Rahul Kang / Raul King): it needs more of them.
+  const closest = pairs.reduce((best, p) => (query[p.i]!.text.length > 1 && listed[p.j]!.text.length > 1 ? Math.max(best, p.similarity) : best), 0);
+  const unanchored = 1 - UNANCHORED_SLOPE * Math.max(0, CLOSE - closest);
+  const score = total ? (matched / total) * (inOrder ? 1 : REORDERED) * unanchored : 0;
   return {
     score,
     pairs: pairs.map((p) => ({ query: query[p.i]!.text, listed: listed[p.j]!.text, similarity: Math.round(p.similarity * 1000) / 1000 })),
-    unmatchedQuery: query.filter((_, i) => !usedQuery.has(i)).map((t) => t.text),
-    unmatchedListed: listed.filter((_, j) => !usedListed.has(j)).map((t) => t.text),
+    unmatchedQuery: query.filter((_, i) => !pairedQuery[i]).map((t) => t.text),
+    unmatchedListed: listed.filter((_, j) => !pairedListed[j]).map((t) => t.text),
   };
 }
 
