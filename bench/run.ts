@@ -131,7 +131,7 @@ recall@1 by variant:
 
 | Matcher | ${variants.join(' | ')} |
 |---|${variants.map(() => '---|').join('')}
-${bench.results.map((r) => `| ${r.matcher} | ${variants.map((v) => cell(r.byVariant[v] ?? 0)).join(' | ')} |`).join('\n')}
+${bench.results.map((r) => `| ${r.matcher} | ${variants.map((v) => (r.byVariant[v] === undefined ? '–' : cell(r.byVariant[v]!))).join(' | ')} |`).join('\n')}
 `);
   sections.push(syntheticSection(await runSyntheticBench()));
 }

@@ -1,5 +1,5 @@
 import type { ListedEntity } from '../lists/listed-entity.ts';
-import { NameIndex } from '../matching/name-index.ts';
+import { DEFAULT_THRESHOLD, NameIndex } from '../matching/name-index.ts';
 import { nameTokens, words } from '../matching/normalize.ts';
 import { deletions, skeleton } from '../matching/phonetic.ts';
 import { tokenSimilarity } from '../matching/similarity.ts';
@@ -11,8 +11,8 @@ import type { MediaSubject } from './provider.ts';
 // candidate name span of the text, so that a news mention is judged exactly
 // as a watchlist entry would be.
 
-/** The same default as watchlist screening. */
-export const DEFAULT_NAME_THRESHOLD = 0.8;
+/** The same default as watchlist screening (one constant, so they cannot drift apart). */
+export const DEFAULT_NAME_THRESHOLD = DEFAULT_THRESHOLD;
 
 export interface NameMention extends TextSpan {
   score: number;
