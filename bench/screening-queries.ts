@@ -14,6 +14,7 @@ export interface LabelledQuery {
   expected: Set<string>;
 }
 
+/** mulberry32: small, fast, and the same sequence for a seed on every platform. */
 export function seededRandom(seed: number) {
   let state = seed >>> 0;
   return () => {

@@ -24,6 +24,7 @@ import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { ListedEntity } from '../src/screening/lists/listed-entity.ts';
 import { nameTokens, words } from '../src/screening/matching/normalize.ts';
+import { seededRandom } from '../bench/screening-queries.ts';
 
 export interface SyntheticName {
   name: string;
@@ -51,18 +52,6 @@ const MAX_WORDS = 8;
 const NEW_WORD_RATE = 0.04;
 /** Letters of context for new words. */
 const ORDER = 3;
-
-/** mulberry32: small, fast, and the same sequence for a seed on every platform. */
-function seededRandom(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const kindOf = (entity: ListedEntity): Kind => (entity.kind === 'PERSON' ? 'PERSON' : 'ORGANIZATION');
 const capitalized = (word: string) => word[0]!.toUpperCase() + word.slice(1);

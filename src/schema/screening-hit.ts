@@ -143,13 +143,12 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: DecideHitInput, required: true }) },
     resolve: async (query, _root, { id, input }, { db, apiKey, screening }) => {
       await requireHit(db, id);
-      await screening.decide(db, apiKey.organizationId, id, {
+      const decided = await screening.decide(db, apiKey.organizationId, id, {
         status: input.decision as 'TRUE_MATCH' | 'FALSE_POSITIVE',
         reason: input.reason,
         decidedBy: input.userId ?? apiKey.name,
       });
       // A decided hit changes the case's risk (a confirmed sanctions match is PROHIBITED).
-      const { screening: decided } = await db.screeningHit.findUniqueOrThrow({ where: { id }, select: { screening: { select: { consumerCaseId: true, businessCaseId: true, target: true } } } });
       if (decided.businessCaseId) await assessCase(db, apiKey.organizationId, { businessCaseId: decided.businessCaseId }, input.userId ?? apiKey.name);
       else if (decided.consumerCaseId) await assessCase(db, apiKey.organizationId, { consumerCaseId: decided.consumerCaseId }, input.userId ?? apiKey.name);
       return db.screeningHit.findUniqueOrThrow({ ...query, where: { id } });

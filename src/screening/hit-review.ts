@@ -11,11 +11,14 @@ export interface PriorDecision {
   createdAt: Date;
 }
 
+/** A listed entity across list versions: the publisher's id within its source. */
+export const entityKey = (hit: { sourceId: string; externalId: string }) => `${hit.sourceId}\u0000${hit.externalId}`;
+
 /** The latest decision per listed entity (decisions come newest first). */
 export function latestDecisions(decisions: PriorDecision[]): Map<string, PriorDecision> {
   const latest = new Map<string, PriorDecision>();
   for (const decision of decisions) {
-    const key = `${decision.sourceId}\u0000${decision.externalId}`;
+    const key = entityKey(decision);
     if (!latest.has(key)) latest.set(key, decision);
   }
   return latest;

@@ -5,6 +5,7 @@ import type { JobQueue } from '../jobs/queue.ts';
 import { assessCase } from '../risk/case-assessment.ts';
 import { indexOf, listedEntityOf, type ListVersion, type WatchlistIndex } from './current-index.ts';
 import { entityFingerprint } from './entity-fingerprint.ts';
+import { entityKey } from './hit-review.ts';
 import { type ScreeningService, searchAll } from './screening-service.ts';
 import { currentSubject } from './subjects.ts';
 
@@ -85,9 +86,9 @@ async function openReviewTask(
   screeningId: string,
   previousHits: Array<{ sourceId: string; externalId: string; entityFingerprint: string }>,
 ): Promise<boolean> {
-  const known = new Set(previousHits.map((h) => `${h.sourceId}\u0000${h.externalId}\u0000${h.entityFingerprint}`));
+  const known = new Set(previousHits.map((h) => `${entityKey(h)}\u0000${h.entityFingerprint}`));
   const screening = await db.screening.findUniqueOrThrow({ where: { id: screeningId }, include: { hits: { where: { status: 'PENDING' }, orderBy: { score: 'desc' } } } });
-  const fresh = screening.hits.filter((h) => !known.has(`${h.sourceId}\u0000${h.externalId}\u0000${h.entityFingerprint}`));
+  const fresh = screening.hits.filter((h) => !known.has(`${entityKey(h)}\u0000${h.entityFingerprint}`));
   if (fresh.length === 0) return false;
   const lines = fresh.map((h) => `- ${h.primaryName} (${h.sourceId} ${h.externalId}), score ${h.score}`);
   await db.task.create({

@@ -4,7 +4,7 @@ import type { TenantDatabase } from '../db/tenant.ts';
 import { AppError } from '../errors.ts';
 import type { HitStatus, ScreeningTrigger } from '../generated/prisma/enums.ts';
 import { CurrentIndex, type WatchlistIndex } from './current-index.ts';
-import { carriedDecision, latestDecisions, outcomeOf } from './hit-review.ts';
+import { carriedDecision, entityKey, latestDecisions, outcomeOf } from './hit-review.ts';
 import { ALGORITHM_VERSION, DEFAULT_THRESHOLD, type ScreeningHit } from './matching/name-index.ts';
 import type { AdverseMediaFinding } from './media/screen-media.ts';
 import { screenAdverseMedia } from './media/screen-media.ts';
@@ -117,7 +117,7 @@ export class ScreeningService {
     const statuses: HitStatus[] = [];
     const hitRows = hits.map((hit) => {
       const entry = watchlists.entities.get(hit.entityId)!;
-      const carried = carriedDecision(priors.get(`${hit.sourceId}\u0000${hit.externalId}`), entry.fingerprint);
+      const carried = carriedDecision(priors.get(entityKey(hit)), entry.fingerprint);
       statuses.push(carried.status);
       return {
         organizationId: options.organizationId,
@@ -161,11 +161,11 @@ export class ScreeningService {
     return screening.id;
   }
 
-  /** Records a reviewer's decision on a hit; it applies to later screenings of the same subject. */
+  /** Records a reviewer's decision on a hit (it applies to later screenings of the same subject); returns the screening's case links. */
   async decide(db: TenantDatabase, organizationId: string, hitId: string, decision: { status: 'TRUE_MATCH' | 'FALSE_POSITIVE'; reason: string; decidedBy: string }) {
     const hit = await db.screeningHit.findUniqueOrThrow({
       where: { id: hitId },
-      include: { screening: { select: { subjectKey: true, hits: { select: { id: true, status: true } } } } },
+      include: { screening: { select: { subjectKey: true, consumerCaseId: true, businessCaseId: true, hits: { select: { id: true, status: true } } } } },
     });
     const statuses = hit.screening.hits.map((h) => (h.id === hitId ? decision.status : h.status));
     // One statement: the decision, the hit and the screening's outcome change together.
@@ -189,5 +189,6 @@ export class ScreeningService {
         screening: { update: { outcome: outcomeOf(statuses) } },
       },
     });
+    return { consumerCaseId: hit.screening.consumerCaseId, businessCaseId: hit.screening.businessCaseId };
   }
 }
