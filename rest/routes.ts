@@ -1,6 +1,8 @@
 import {
   AddTaskAssigneeDocument,
   CreateConsumerCaseDocument,
+  SendOnboardingEmailDocument,
+  GetConsumerOnboardingDocument,
   CreateTaskDocument,
   DeleteConsumerCaseDocument,
   DeleteTaskDocument,
@@ -75,6 +77,16 @@ export const routes: RestRoute[] = [
     operation: ListConsumerCasesDocument,
     variables: { ...page, status: fromQuery('status'), search: fromQuery('search') },
     result: 'consumerCases', envelope: 'success', status: 200,
+  }),
+  route({
+    method: 'POST', path: '/v1/consumer-cases/onboarding/send-email', summary: 'Email a person a link to the onboarding page (creates or reuses their consumer case)',
+    operation: SendOnboardingEmailDocument,
+    variables: { input: fromBody() }, result: 'sendOnboardingEmail', envelope: 'none', status: 201,
+  }),
+  route({
+    method: 'GET', path: '/v1/consumer-cases/onboarding/:token', summary: 'The onboarding form behind a token: case, fields and values, documents, state, expiry, branding',
+    operation: GetConsumerOnboardingDocument,
+    variables: { token: fromPath('token') }, result: 'consumerOnboarding', envelope: 'none', status: 200,
   }),
   route({
     method: 'GET', path: '/v1/consumer-cases/:id', summary: 'Get a consumer case',

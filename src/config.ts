@@ -61,6 +61,20 @@ const EnvSchema = z.object({
   ADVERSE_MEDIA_API_KEY: z.string().optional(),
   ADVERSE_MEDIA_API_KEY_HEADER: z.string().default('X-Api-Key'),
   ADVERSE_MEDIA_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  /** Outgoing mail server, e.g. smtp://user:pass@mail.example.com:587 or smtps://...; unset: .eml files in MAIL_OUTBOX_DIR. */
+  SMTP_URL: z
+    .string()
+    .url()
+    .refine((value) => /^smtps?:\/\//.test(value), { message: 'must start with smtp:// or smtps://' })
+    .optional(),
+  /** Where messages go when SMTP_URL is unset; default <DATA_DIR>/outbox. */
+  MAIL_OUTBOX_DIR: z.string().optional(),
+  /** Sender address of onboarding emails unless the request gives `from`. */
+  MAIL_FROM: z.string().email().default('no-reply@localhost'),
+  /** Company name shown in onboarding emails and pages unless the request gives one; unset: the organization's name. */
+  ONBOARDING_SENDER_COMPANY_NAME: z.string().min(1).max(100).optional(),
+  /** How long an onboarding link stays valid. */
+  ONBOARDING_TOKEN_TTL_HOURS: z.coerce.number().int().min(1).max(2160).default(168),
   /** OCR of the local engine. `auto`: the `tesseract` program when installed with English data, else tesseract.js. */
   OCR_ENGINE: z.enum(['auto', 'tesseract', 'tesseract.js']).default('auto'),
   ANALYSIS_MAX_PAGES: z.coerce.number().int().min(1).default(30),

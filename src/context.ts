@@ -2,6 +2,7 @@ import type { AuthenticatedKey } from './auth/api-keys.ts';
 import type { TenantDatabase } from './db/tenant.ts';
 import type { AnalysisService } from './analysis/analysis-service.ts';
 import type { FileService } from './files/file-service.ts';
+import type { OnboardingService } from './onboarding/onboarding-service.ts';
 import type { ScreeningService } from './screening/screening-service.ts';
 import type { WatchlistService } from './screening/watchlist-service.ts';
 
@@ -15,4 +16,5 @@ export interface Context {
   analysis: AnalysisService;
   watchlists: WatchlistService;
   screening: ScreeningService;
+  onboarding: OnboardingService;
 }

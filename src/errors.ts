@@ -14,10 +14,12 @@ export const ERROR_STATUS = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  GONE: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   UNPROCESSABLE: 422,
   INTERNAL_SERVER_ERROR: 500,
+  BAD_GATEWAY: 502,
   SERVICE_UNAVAILABLE: 503,
 } as const;
 
@@ -51,6 +53,21 @@ export const unauthenticated = () => new AppError('UNAUTHENTICATED', 'Unauthoriz
 export const forbidden = (message = 'Forbidden') => new AppError('FORBIDDEN', message);
 export const notFound = (message: string) => new AppError('NOT_FOUND', message);
 export const conflict = (message: string) => new AppError('CONFLICT', message);
+export const gone = (message: string) => new AppError('GONE', message);
+export const badGateway = (message: string) => new AppError('BAD_GATEWAY', message);
+
+/**
+ * A 400 that also says which field each problem belongs to, for forms that
+ * show messages next to their fields: `fields` maps field name to message.
+ */
+export class InvalidFieldsError extends AppError {
+  readonly fields: Readonly<Record<string, string>>;
+  constructor(fields: Record<string, string>) {
+    super('BAD_USER_INPUT', Object.entries(fields).map(([field, message]) => `${field}: ${message}`).join('; '));
+    this.fields = fields;
+    this.extensions.fields = fields;
+  }
+}
 
 export const GENERIC_SERVER_ERROR = 'Internal server error';
 

@@ -19,6 +19,9 @@ import { ScreeningService } from './screening/screening-service.ts';
 import { WatchlistService } from './screening/watchlist-service.ts';
 import { connectObjectStore } from './storage/connect.ts';
 import { resolve } from 'node:path';
+import { createMailer } from './mail/mailer.ts';
+import { attachOnboardingChecks } from './onboarding/after-submission.ts';
+import { OnboardingService } from './onboarding/onboarding-service.ts';
 
 export interface RunningService {
   url: string;
@@ -27,6 +30,7 @@ export interface RunningService {
   files: FileService;
   watchlists: WatchlistService;
   screening: ScreeningService;
+  onboarding: OnboardingService;
   logger: Logger;
   stop(): Promise<void>;
 }
@@ -72,13 +76,23 @@ export async function startService(config: Config, logger = createLogger(config.
   const screening = new ScreeningService({
     db, logger, sourceIds: () => watchlists.sources.map((s) => s.id), media: await selectMediaProvider(config, logger),
   });
+  const mailer = createMailer({ smtpUrl: config.SMTP_URL, outboxDir: config.MAIL_OUTBOX_DIR ?? resolve(config.DATA_DIR, 'outbox'), logger });
+  const onboarding = new OnboardingService({
+    db, mailer, files, logger,
+    publicBaseUrl: () => config.PUBLIC_BASE_URL?.replace(/\/$/, '') ?? url,
+    tokenTtlHours: config.ONBOARDING_TOKEN_TTL_HOURS,
+    defaultFrom: config.MAIL_FROM,
+    defaultCompanyName: config.ONBOARDING_SENDER_COMPANY_NAME,
+  });
   const queue = await startJobQueue(databaseUrl, logger);
   await analysis.attach(queue);
   await attachRescreening(queue, { db, logger, screening });
   await watchlists.attach(queue);
-  const graphql = createGraphQLServer({ schema, db, files, analysis, watchlists, screening, logger });
+  await attachOnboardingChecks(queue, { db, analysis, screening, logger });
+  onboarding.attach(queue);
+  const graphql = createGraphQLServer({ schema, db, files, analysis, watchlists, screening, onboarding, logger });
   const app = createApp({
-    graphql, schema, db, logger, store: storage.store,
+    graphql, schema, db, logger, store: storage.store, onboarding,
     bodyLimit: config.BODY_LIMIT, maxUploadBytes: config.MAX_UPLOAD_BYTES,
   });
   const server: Server = createServer(app.callback());
@@ -91,6 +105,7 @@ export async function startService(config: Config, logger = createLogger(config.
     files,
     watchlists,
     screening,
+    onboarding,
     databaseUrl,
     db,
     logger,
@@ -98,6 +113,7 @@ export async function startService(config: Config, logger = createLogger(config.
       // Stop accepting, let in-flight requests finish, then release the pool.
       await new Promise<void>((done) => server.close(() => done()));
       await stopJobQueue(queue);
+      mailer.close();
       await engine.stop?.();
       await db.$disconnect();
       await storage.stop();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countryCode } from './validation.ts';
+import { countryCode, shortText } from './validation.ts';
 
 // Field rules of business cases and their parties. Messages follow "<field>: ".
 
@@ -49,7 +49,6 @@ export const taxId = identifier(30).refine((value) => (value.match(/[\p{L}\p{N}]
   message: 'must have at least 4 letters or digits',
 });
 
-export const shortText = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 export const legalName = shortText(300);
 
 export const riskScore = z.number().min(0, 'must be between 0 and 100').max(100, 'must be between 0 and 100');
@@ -58,20 +57,6 @@ export const incorporationDate = z
   .date()
   .refine((value) => value.getTime() <= Date.now(), { message: 'must not be in the future' })
   .refine((value) => value.getUTCFullYear() >= 1600, { message: 'must not be before 1600-01-01' });
-
-export const address = z.strictObject(
-  {
-    line1: shortText(200),
-    line2: shortText(200).nullish(),
-    city: shortText(100),
-    region: shortText(100).nullish(),
-    postalCode: shortText(20).nullish(),
-    country: countryCode,
-  },
-  { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.join(', ')}` : undefined) },
-);
-
-export type Address = z.infer<typeof address>;
 
 /** A share in percent: above 0, at most 100, at most 4 decimals. */
 export const percentage = z

@@ -47,6 +47,24 @@ export const dateOfBirth = z
 
 export const uuid = z.uuid('must be a UUID');
 
+export const shortText = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+
+/** A postal address (business and consumer cases). */
+export const address = z.strictObject(
+  {
+    line1: shortText(200),
+    line2: shortText(200).nullish(),
+    city: shortText(100),
+    region: shortText(100).nullish(),
+    postalCode: shortText(20).nullish(),
+    country: countryCode,
+  },
+  { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.join(', ')}` : undefined) },
+);
+
+export type Address = z.infer<typeof address>;
+
+
 export const userId = z
   .string()
   .trim()
@@ -85,4 +103,14 @@ export function formatIssues(issues: ReadonlyArray<{ message: string; path?: Iss
       return field ? `${field}: ${message}` : message;
     })
     .join('; ');
+}
+
+/** The first message for each field, keyed by its dotted path ("address.city"), for forms that show them inline. */
+export function issuesByField(issues: ReadonlyArray<{ message: string; path?: IssuePath }>): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of issues) {
+    const field = (issue.path ?? []).map((part) => String(typeof part === 'object' ? part.key : part)).join('.');
+    fields[field] ??= plainMessage(issue.message);
+  }
+  return fields;
 }

@@ -10,11 +10,16 @@ import { graphqlMultipart } from './graphql-multipart.ts';
 import { servePublicFiles } from './public-files.ts';
 import { createRestRouter } from '../../rest/adapter.ts';
 import { routes } from '../../rest/routes.ts';
-import { AppError, errorBody, GENERIC_SERVER_ERROR, notFound } from '../errors.ts';
+import { AppError, errorBody, GENERIC_SERVER_ERROR, InvalidFieldsError, notFound } from '../errors.ts';
+import type { OnboardingService } from '../onboarding/onboarding-service.ts';
+import { onboardingPages } from './onboarding-pages.ts';
 import { requestScope } from './request-scope.ts';
 import type { GraphQLServer } from './yoga.ts';
 
 const CLIENT_REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** Onboarding links are credentials: logs show `/onboarding/[token]`. */
+const withoutTokens = (path: string) => path.replace(/(\/onboarding\/)[A-Za-z0-9_-]{43}(?=\/|$)/g, '$1[token]');
 
 /** Koa serves `/graphql` (yoga, with GraphiQL) and the `/v1` REST routes. */
 export function createApp(options: {
@@ -23,10 +28,11 @@ export function createApp(options: {
   db: Database;
   store: ObjectStore;
   logger: Logger;
+  onboarding: OnboardingService;
   bodyLimit: string;
   maxUploadBytes: number;
 }) {
-  const { graphql, schema, db, store, logger, bodyLimit, maxUploadBytes } = options;
+  const { graphql, schema, db, store, logger, onboarding, bodyLimit, maxUploadBytes } = options;
   const app = new Koa<AuthState & { graphqlParams?: GraphQLParams }>();
 
   // Request id: the caller's X-Request-Id when it is sane, else a new one.
@@ -39,7 +45,7 @@ export function createApp(options: {
     await requestScope.run({ requestId }, async () => {
       await next();
       logger.info(
-        { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 },
+        { method: ctx.method, path: withoutTokens(ctx.path), status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 },
         'request',
       );
     });
@@ -59,7 +65,7 @@ export function createApp(options: {
       const message =
         error instanceof AppError || (status < 500 && error instanceof Error) ? (error as Error).message : GENERIC_SERVER_ERROR;
       ctx.status = status;
-      ctx.body = errorBody(status, message);
+      ctx.body = { ...errorBody(status, message), ...(error instanceof InvalidFieldsError ? { fields: error.fields } : {}) };
       if (status === 413) hangUpAfterResponse(ctx);
     }
   });
@@ -70,6 +76,7 @@ export function createApp(options: {
   });
 
   app.use(servePublicFiles(store));
+  app.use(onboardingPages(onboarding, { bodyLimit, maxUploadBytes }));
 
   app.use(authenticateRequests(db));
   app.use(graphqlMultipart({ maxUploadBytes }));

@@ -9,6 +9,7 @@ import type { AnalysisService } from '../analysis/analysis-service.ts';
 import type { ScreeningService } from '../screening/screening-service.ts';
 import type { WatchlistService } from '../screening/watchlist-service.ts';
 import type { FileService } from '../files/file-service.ts';
+import type { OnboardingService } from '../onboarding/onboarding-service.ts';
 import { unauthenticated } from '../errors.ts';
 import { createMaskError } from './mask-error.ts';
 import { currentRequestId } from './request-scope.ts';
@@ -44,9 +45,10 @@ export function createGraphQLServer(options: {
   analysis: AnalysisService;
   watchlists: WatchlistService;
   screening: ScreeningService;
+  onboarding: OnboardingService;
   logger: Logger;
 }): GraphQLServer {
-  const { schema, db, files, analysis, watchlists, screening, logger } = options;
+  const { schema, db, files, analysis, watchlists, screening, onboarding, logger } = options;
   return createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -75,7 +77,7 @@ export function createGraphQLServer(options: {
     context: ({ koa }): Context => {
       const apiKey = koa.state.apiKey;
       if (!apiKey) throw unauthenticated();
-      return { requestId: currentRequestId() ?? '', apiKey, db: forOrganization(db, apiKey.organizationId), files, analysis, watchlists, screening };
+      return { requestId: currentRequestId() ?? '', apiKey, db: forOrganization(db, apiKey.organizationId), files, analysis, watchlists, screening, onboarding };
     },
   });
 }

@@ -10,6 +10,7 @@ import * as rules from '../domain/validation.ts';
 import { Prisma } from '../generated/prisma/client.ts';
 import { BusinessCaseStatus, BusinessEntityType, RecommendationLevel } from '../generated/prisma/enums.ts';
 import { invalidInput } from '../errors.ts';
+import { AddressInput, AddressRef } from './address.ts';
 import { findOr404 } from './find-or-404.ts';
 import { listOf, NEWEST_FIRST, pageArgs, pageOf } from './pagination.ts';
 
@@ -24,29 +25,6 @@ export const BusinessCaseStatusEnum = builder.enumType(BusinessCaseStatus, {
 });
 
 export const BusinessEntityTypeEnum = builder.enumType(BusinessEntityType, { name: 'BusinessEntityType' });
-
-const AddressRef = builder.objectRef<kyb.Address>('Address').implement({
-  description: 'A postal address; country is ISO 3166-1 alpha-2.',
-  fields: (t) => ({
-    line1: t.exposeString('line1'),
-    line2: t.exposeString('line2', { nullable: true }),
-    city: t.exposeString('city'),
-    region: t.exposeString('region', { nullable: true }),
-    postalCode: t.exposeString('postalCode', { nullable: true }),
-    country: t.exposeString('country'),
-  }),
-});
-
-const AddressInput = builder.inputType('AddressInput', {
-  fields: (t) => ({
-    line1: t.string({ required: true }),
-    line2: t.string(),
-    city: t.string({ required: true }),
-    region: t.string({ description: 'State, province or county.' }),
-    postalCode: t.string(),
-    country: t.string({ required: true, description: 'ISO 3166-1 alpha-2.' }),
-  }),
-});
 
 /** Inside a list (the path has an index) only the last four characters are shown. */
 const insideList = (info: GraphQLResolveInfo) => {
@@ -78,8 +56,8 @@ export const BusinessCase = builder.prismaObject('BusinessCase', {
       select: { taxId: true },
       resolve: (row, _args, _context, info) => (row.taxId && insideList(info) ? maskTaxId(row.taxId) : row.taxId),
     }),
-    registeredAddress: t.field({ type: AddressRef, nullable: true, select: { registeredAddress: true }, resolve: (row) => row.registeredAddress as kyb.Address | null }),
-    operatingAddress: t.field({ type: AddressRef, nullable: true, select: { operatingAddress: true }, resolve: (row) => row.operatingAddress as kyb.Address | null }),
+    registeredAddress: t.field({ type: AddressRef, nullable: true, select: { registeredAddress: true }, resolve: (row) => row.registeredAddress as rules.Address | null }),
+    operatingAddress: t.field({ type: AddressRef, nullable: true, select: { operatingAddress: true }, resolve: (row) => row.operatingAddress as rules.Address | null }),
     email: t.exposeString('email', { nullable: true }),
     phoneNumber: t.exposeString('phoneNumber', { nullable: true, description: 'E.164.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
@@ -177,10 +155,10 @@ const BusinessCaseFieldRules = z.object({
     entityType: rules.enumValue(BusinessEntityType).nullish(),
     incorporationDate: kyb.incorporationDate.nullish(),
     industryCode: kyb.naicsCode.nullish(),
-    industryDescription: kyb.shortText(300).nullish(),
+    industryDescription: rules.shortText(300).nullish(),
     taxId: kyb.taxId.nullish(),
-    registeredAddress: kyb.address.nullish(),
-    operatingAddress: kyb.address.nullish(),
+    registeredAddress: rules.address.nullish(),
+    operatingAddress: rules.address.nullish(),
     email: rules.email.nullish(),
     phoneNumber: rules.phoneNumber.nullish(),
 });

@@ -238,7 +238,7 @@ const HoldingInput = builder.inputType('HoldingInput', {
 });
 
 const PartyFieldRules = z.object({
-  name: kyb.shortText(300),
+  name: rules.shortText(300),
   roles: z.array(rules.enumValue(PartyRole)).min(1, 'must name at least one role').max(6, 'must have at most 6 roles'),
   dateOfBirth: rules.dateOfBirth.nullish(),
   country: rules.countryCode.nullish(),
@@ -275,7 +275,7 @@ const CreateBusinessPartyInput = builder.inputType('CreateBusinessPartyInput', {
 
 const UpdateBusinessPartyInput = builder.inputType('UpdateBusinessPartyInput', {
   description: 'Fields to change; omitted fields stay, null clears an optional field.',
-  validate: PartyFieldRules.extend({ name: rules.notNull(kyb.shortText(300)), roles: rules.notNull(PartyFieldRules.shape.roles) }),
+  validate: PartyFieldRules.extend({ name: rules.notNull(rules.shortText(300)), roles: rules.notNull(PartyFieldRules.shape.roles) }),
   fields: partyFields,
 });
 

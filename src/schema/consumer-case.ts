@@ -6,6 +6,8 @@ import * as rules from '../domain/validation.ts';
 import { ConsumerCaseStatus } from '../generated/prisma/enums.ts';
 import type { TenantDatabase } from '../db/tenant.ts';
 import { textSearch } from '../db/text-search.ts';
+import { Prisma } from '../generated/prisma/client.ts';
+import { AddressInput, AddressRef } from './address.ts';
 import { findOr404 } from './find-or-404.ts';
 import { listOf, NEWEST_FIRST, pageArgs, pageOf } from './pagination.ts';
 
@@ -24,6 +26,7 @@ export const ConsumerCase = builder.prismaObject('ConsumerCase', {
     phoneNumber: t.exposeString('phoneNumber', { nullable: true, description: 'E.164, e.g. +14155550123.' }),
     dateOfBirth: t.expose('dateOfBirth', { type: 'Date', nullable: true }),
     nationality: t.exposeString('nationality', { nullable: true, description: 'ISO 3166-1 alpha-2.' }),
+    address: t.field({ type: AddressRef, nullable: true, select: { address: true }, resolve: (row) => row.address as rules.Address | null }),
     status: t.expose('status', { type: ConsumerCaseStatusEnum }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
@@ -33,6 +36,10 @@ export const ConsumerCase = builder.prismaObject('ConsumerCase', {
       totalCount: true,
       authScopes: { permission: 'tasks:read' },
       query: () => ({ orderBy: NEWEST_FIRST }),
+    }),
+    onboardingInvitations: t.relation('onboardingInvitations', {
+      description: 'Onboarding invitations sent for this case, newest first; at most one is usable.',
+      query: { orderBy: { createdAt: 'desc' } },
     }),
   }),
 });
@@ -90,6 +97,7 @@ const CreateConsumerCaseRules = z.object({
   phoneNumber: rules.phoneNumber.nullish(),
   dateOfBirth: rules.dateOfBirth.nullish(),
   nationality: rules.countryCode.nullish(),
+  address: rules.address.nullish(),
 });
 
 const CreateConsumerCaseInput = builder.inputType('CreateConsumerCaseInput', {
@@ -101,6 +109,7 @@ const CreateConsumerCaseInput = builder.inputType('CreateConsumerCaseInput', {
     phoneNumber: t.string({ description: 'International format with country code, e.g. +14155550123.' }),
     dateOfBirth: t.field({ type: 'Date', description: 'YYYY-MM-DD, not in the future.' }),
     nationality: t.string({ description: 'ISO 3166-1 alpha-2, e.g. DE.' }),
+    address: t.field({ type: AddressInput, description: 'Residential address.' }),
   }),
 });
 
@@ -117,9 +126,13 @@ const UpdateConsumerCaseInput = builder.inputType('UpdateConsumerCaseInput', {
     phoneNumber: t.string(),
     dateOfBirth: t.field({ type: 'Date' }),
     nationality: t.string(),
+    address: t.field({ type: AddressInput }),
     status: t.field({ type: ConsumerCaseStatusEnum }),
   }),
 });
+
+/** The JSON column takes `Prisma.DbNull` to clear; the API's null means "clear". */
+const addressColumn = (address: rules.Address | null | undefined) => (address === null ? Prisma.DbNull : address);
 
 builder.mutationFields((t) => ({
   createConsumerCase: t.prismaField({
@@ -128,7 +141,7 @@ builder.mutationFields((t) => ({
     authScopes: { permission: 'consumer_cases:write' },
     args: { input: t.arg({ type: CreateConsumerCaseInput, required: true }) },
     resolve: (query, _root, { input }, { db, apiKey }) =>
-      db.consumerCase.create({ ...query, data: { ...input, organizationId: apiKey.organizationId } }),
+      db.consumerCase.create({ ...query, data: { ...input, address: addressColumn(input.address), organizationId: apiKey.organizationId } }),
   }),
   updateConsumerCase: t.prismaField({
     type: ConsumerCase,
@@ -141,13 +154,13 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, { id, input }, { db }) => {
       const current = await requireConsumerCase(db, id);
       if (input.status) assertConsumerCaseTransition(current.status, input.status);
-      const { email, status, ...optional } = input;
+      const { email, status, address, ...optional } = input;
       // Filtering on the status read above turns a concurrent status change
       // into "not found" rather than an unchecked transition.
       return db.consumerCase.update({
         ...query,
         where: { id, status: current.status },
-        data: { ...optional, ...(email ? { email } : {}), ...(status ? { status } : {}) },
+        data: { ...optional, ...(email ? { email } : {}), ...(status ? { status } : {}), ...(address !== undefined ? { address: addressColumn(address) } : {}) },
       });
     },
   }),

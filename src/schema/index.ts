@@ -15,5 +15,6 @@ import './screening.ts';
 import './case-screening.ts';
 import './screening-settings.ts';
 import './risk-assessment.ts';
+import './onboarding.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

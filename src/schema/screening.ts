@@ -14,7 +14,7 @@ import { requireConsumerCase } from './consumer-case.ts';
 
 const ScreeningTargetEnum = builder.enumType(ScreeningTarget, { name: 'ScreeningTarget', description: 'What was screened: a name on its own, a case, or a party of a business case.' });
 export const ScreeningSubjectKindEnum = builder.enumType(ScreeningSubjectKind, { name: 'ScreeningSubjectKind' });
-const ScreeningTriggerEnum = builder.enumType(ScreeningTrigger, { name: 'ScreeningTrigger', description: 'MANUAL: asked through the API; LIST_UPDATE: re-screened after a watchlist changed.' });
+const ScreeningTriggerEnum = builder.enumType(ScreeningTrigger, { name: 'ScreeningTrigger', description: 'MANUAL: asked through the API; LIST_UPDATE: re-screened after a watchlist changed; ONBOARDING: after the person submitted the onboarding form.' });
 const ScreeningOutcomeEnum = builder.enumType(ScreeningOutcome, {
   name: 'ScreeningOutcome',
   description: 'NO_HITS; PENDING_REVIEW: a hit awaits a decision; CONFIRMED_MATCH: a hit was decided TRUE_MATCH; CLEARED: every hit was decided FALSE_POSITIVE.',

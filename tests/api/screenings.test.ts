@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/service.ts';
 import { graphqlClient, restClient } from '../helpers/http.ts';
 import { createKey, createOrganization, startTestService, type TestOrganization } from '../helpers/service.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const DATASETS = fileURLToPath(new URL('../../../shared/datasets/sanctions/', import.meta.url));
 const MEDIA_CORPUS = fileURLToPath(new URL('../fixtures/media/corpus/', import.meta.url));
@@ -36,16 +37,6 @@ async function writeOfacVersion(version: 1 | 2) {
   await writeFile(join(listDir, 'sdn.csv'), await ofacLines('ofac_sdn.csv', entities));
   await writeFile(join(listDir, 'alt.csv'), await ofacLines('ofac_alt.csv', entities, without));
   await writeFile(join(listDir, 'add.csv'), await ofacLines('ofac_add.csv', entities));
-}
-
-async function waitFor<T>(probe: () => Promise<T | null | undefined | false>, what: string, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
 }
 
 const currentLoad = (sourceId: string) =>
