@@ -33,7 +33,9 @@ function fieldText(identity: IdentityResult, type: string): string | null {
  */
 export function compareIdentity(submitted: SubmittedIdentity, identity: IdentityResult): FieldComparison[] {
   const lastOnDocument = fieldText(identity, 'LAST_NAME');
-  const firstOnDocument = fieldText(identity, 'FIRST_NAME');
+  // Textract (and our engine) give the first given name and the rest apart.
+  const givenNames = [fieldText(identity, 'FIRST_NAME'), fieldText(identity, 'MIDDLE_NAME')].filter(Boolean);
+  const firstOnDocument = givenNames.length ? givenNames.join(' ') : null;
   // Only a date the analysis could normalise is comparable.
   const birth = identity.fields.find((candidate) => candidate.Type.Text === 'DATE_OF_BIRTH');
   const birthOnDocument = birth?.ValueDetection.NormalizedValue?.Value.slice(0, 10) ?? null;

@@ -214,7 +214,7 @@ export class OnboardingService {
     const fields = 'fields' in result ? { ...result.fields } : {};
     for (const kind of invitation.requestedDocuments) {
       const file = kind === 'IDENTITY_DOCUMENT' ? invitation.identityFile : invitation.proofOfAddressFile;
-      if (!file) fields[`documents.${kind}`] = 'please upload this document';
+      if (!file) fields[`documents.${kind}`] = 'is required';
     }
     if (Object.keys(fields).length || !('person' in result)) {
       const draft = DraftValues.safeParse(values);

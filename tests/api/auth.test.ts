@@ -20,6 +20,8 @@ afterAll(() => service.stop());
 /** The documented permission of every endpoint (README, "Permissions"). */
 const DOCUMENTED: Record<string, Permission> = {
   'POST /v1/consumer-cases': 'consumer_cases:write',
+  'POST /v1/consumer-cases/onboarding/send-email': 'consumer_cases:write',
+  'GET /v1/consumer-cases/onboarding/:token': 'consumer_cases:read',
   'GET /v1/consumer-cases': 'consumer_cases:read',
   'GET /v1/consumer-cases/:id': 'consumer_cases:read',
   'PATCH /v1/consumer-cases/:id': 'consumer_cases:write',
@@ -83,7 +85,7 @@ const DOCUMENTED: Record<string, Permission> = {
 /** A concrete request for every route of the table, with plausible values. */
 function sampleRequest(route: (typeof routes)[number]) {
   const path = route.path.replace(':id', SOME_ID).replace(':userId', 'user-1').replace(':partyId', SOME_ID).replace('*key', `private/${SOME_ID}/${SOME_ID}.pdf`)
-    .replace(':jobId', SOME_ID)
+    .replace(':jobId', SOME_ID).replace(':token', 'A'.repeat(43))
     .replace(':fileKey', encodeURIComponent(`private/${SOME_ID}/${SOME_ID}.pdf`));
   const body = route.method === 'POST' || route.method === 'PATCH' || route.method === 'PUT' ? { title: 'x', email: 'a@b.co', userId: 'u', fileKey: 'private/x/y.pdf' } : undefined;
   return { path, body };

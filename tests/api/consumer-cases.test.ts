@@ -28,16 +28,37 @@ describe('POST /v1/consumer-cases', () => {
     const response = await rest('POST', '/v1/consumer-cases', {
       email: 'Ada.Lovelace@Example.com', firstName: 'Ada', lastName: 'Lovelace',
       phoneNumber: '+44 20 7946 0958', dateOfBirth: '1985-12-10', nationality: 'gb',
+      address: { line1: ' 12 St James Square ', city: 'London', postalCode: 'SW1Y 4JH', country: 'gb' },
     });
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       email: 'ada.lovelace@example.com', firstName: 'Ada', lastName: 'Lovelace',
       phoneNumber: '+442079460958', dateOfBirth: '1985-12-10', nationality: 'GB',
+      address: { line1: '12 St James Square', line2: null, city: 'London', region: null, postalCode: 'SW1Y 4JH', country: 'GB' },
       status: 'PENDING', createdAt: expect.stringMatching(ISO_INSTANT), updatedAt: expect.stringMatching(ISO_INSTANT),
     });
     const fetched = await rest('GET', `/v1/consumer-cases/${response.body.id}`);
     expect(fetched.body).toEqual(response.body);
+  });
+
+  it('checks the address and clears it with null', async () => {
+    const created = await createCase({ email: 'address@example.com' });
+    const path = `/v1/consumer-cases/${created.id}`;
+    const invalid = [
+      [{ line1: '1 Main St', country: 'DE' }, 'address.city: is required'],
+      [{ line1: '1 Main St', city: 'Berlin', country: 'DE', planet: 'Mars' }, 'address.planet: is not a known field (did you mean "line1" or "line2"?)'],
+      [{ line1: ' ', city: 'Berlin', country: 'XX' }, 'address.line1: must not be empty; address.country: must be an ISO 3166-1 alpha-2 country code, e.g. DE'],
+    ] as const;
+    for (const [address, message] of invalid) {
+      const response = await rest('PATCH', path, { address });
+      expect(response.status).toBe(400);
+      expect(response.body.message).toBe(message);
+    }
+    expect((await rest('GET', path)).body.address).toBeNull();
+    const set = await rest('PATCH', path, { address: { line1: '1 Main St', city: 'Springfield', region: 'IL', country: 'us' } });
+    expect(set.body.address).toEqual({ line1: '1 Main St', line2: null, city: 'Springfield', region: 'IL', postalCode: null, country: 'US' });
+    expect((await rest('PATCH', path, { address: null })).body.address).toBeNull();
   });
 
   it('needs only an email', async () => {
@@ -127,7 +148,7 @@ describe('GET /v1/consumer-cases', () => {
     ['page=0', 'page: must be at least 1'],
     ['page=x', 'page: must be an integer'],
     ['page=1&page=2', 'page: must be given once'],
-    ['status=DONE', 'status: must be one of ACTIVE, ARCHIVED, IN_REVIEW, PENDING, REJECTED, VERIFIED'],
+    ['status=DONE', 'status: must be one of ACTIVE, ARCHIVED, INVITED, IN_REVIEW, PENDING, REJECTED, VERIFIED'],
     ['sort=name', 'Unknown query parameter: sort'],
   ])('refuses ?%s with 400', async (query, message) => {
     const response = await rest('GET', `/v1/consumer-cases?${query}`);
@@ -215,10 +236,10 @@ describe('GET, PATCH and DELETE /v1/consumer-cases/{id}', () => {
     const path = `/v1/consumer-cases/${created.id}`;
     const refused = await rest('PATCH', path, { status: 'VERIFIED' });
     expect(refused.status).toBe(400);
-    expect(refused.body.message).toBe('status: cannot change from PENDING to VERIFIED; allowed from PENDING: ACTIVE, IN_REVIEW, REJECTED, ARCHIVED');
+    expect(refused.body.message).toBe('status: cannot change from PENDING to VERIFIED; allowed from PENDING: INVITED, ACTIVE, IN_REVIEW, REJECTED, ARCHIVED');
     const unknown = await rest('PATCH', path, { status: 'APPROVED' });
     expect(unknown.status).toBe(400);
-    expect(unknown.body.message).toBe('status: must be one of ACTIVE, ARCHIVED, IN_REVIEW, PENDING, REJECTED, VERIFIED');
+    expect(unknown.body.message).toBe('status: must be one of ACTIVE, ARCHIVED, INVITED, IN_REVIEW, PENDING, REJECTED, VERIFIED');
     for (const status of ['ACTIVE', 'IN_REVIEW', 'VERIFIED', 'IN_REVIEW', 'REJECTED', 'ARCHIVED']) {
       const moved = await rest('PATCH', path, { status });
       expect(moved.status).toBe(200);

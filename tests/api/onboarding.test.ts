@@ -2,8 +2,10 @@
 // delivery to a real SMTP server, the token-only endpoints of the page, the
 // submission and the checks that follow it, and what a token cannot do.
 import { createHash } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logger.ts';
 import type { RunningService } from '../../src/service.ts';
 import { graphqlClient, restClient } from '../helpers/http.ts';
 import { passportImage, png } from '../helpers/sample-files.ts';
@@ -19,6 +21,9 @@ let service: RunningService;
 let org: TestOrganization;
 let rest: ReturnType<typeof restClient>;
 let person: ReturnType<typeof restClient>;
+/** Every log line the service writes, and every token it issued here. */
+const logLines: string[] = [];
+const issuedTokens: string[] = [];
 
 const uniqueEmail = (name: string) => `${name}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.org`;
 
@@ -34,6 +39,7 @@ async function counts(organizationId: string) {
 async function invite(body: Record<string, unknown>) {
   const response = await rest('POST', '/v1/consumer-cases/onboarding/send-email', body);
   expect(response.status, JSON.stringify(response.body)).toBe(201);
+  issuedTokens.push(response.body.token);
   return response.body as { success: true; token: string; consumerCaseId: string; linkedExistingCase: boolean; expiresAt: string };
 }
 
@@ -60,7 +66,9 @@ const VALID_VALUES = {
 beforeAll(async () => {
   smtp = await startSmtpServer({ refuseRecipients: /^refused/ });
   const sources = [{ id: PEPS, name: 'US Congress PEPs', format: 'senzing-json', files: { primary: `${DATASETS}us_congress_senzing.json` } }];
+  const sink = new Writable({ write(chunk, _encoding, done) { logLines.push(String(chunk)); done(); } });
   service = await startTestService({
+    logger: createLogger('info', sink),
     env: { SMTP_URL: smtp.url, MAIL_FROM: 'kyc@bank.example', WATCHLIST_SOURCES: JSON.stringify(sources), WATCHLIST_REFRESH_CRON: 'off', ADVERSE_MEDIA_PROVIDER: 'off' },
   });
   org = await createOrganization(service.db, undefined, 'onboarding');
@@ -309,7 +317,7 @@ describe('the onboarding page and its token endpoints', () => {
     expect(invalid.body.fields).toEqual({
       dateOfBirth: 'must not be in the future',
       phoneNumber: 'must be a valid phone number in international format, e.g. +14155550123',
-      'documents.IDENTITY_DOCUMENT': 'please upload this document',
+      'documents.IDENTITY_DOCUMENT': 'is required',
     });
     expect((await rest('GET', `/v1/consumer-cases/${sent.consumerCaseId}`)).body).toMatchObject({ status: 'INVITED', dateOfBirth: null });
     expect((await person('GET', url('/form'))).body.fields.find((f: { name: string }) => f.name === 'dateOfBirth').value).toBe('2999-01-01');
@@ -373,5 +381,15 @@ describe('the onboarding page and its token endpoints', () => {
     expect(results.map((r) => r.status).sort()).toEqual([200, 410, 410]);
     expect((await rest('GET', `/v1/documents?consumerCaseId=${sent.consumerCaseId}`)).body.items).toHaveLength(1);
     expect((await rest('GET', `/v1/tasks?consumerCaseId=${sent.consumerCaseId}`)).body.items).toHaveLength(1);
+  });
+});
+
+describe('logs', () => {
+  it('never contain a token: request lines show /onboarding/[token]', () => {
+    expect(issuedTokens.length).toBeGreaterThan(5);
+    const requestLines = logLines.filter((line) => line.includes('"path":"/onboarding/'));
+    expect(requestLines.length).toBeGreaterThan(10);
+    expect(requestLines.every((line) => line.includes('/onboarding/[token]') || line.includes('/onboarding/short') || line.includes('/onboarding/xxx'))).toBe(true);
+    for (const token of issuedTokens) expect(logLines.some((line) => line.includes(token))).toBe(false);
   });
 });

@@ -53,7 +53,7 @@ describe('consumer case lifecycle', () => {
   });
   it('names the allowed moves when refusing one', () => {
     expect(() => assertConsumerCaseTransition('PENDING', 'VERIFIED')).toThrow(
-      'status: cannot change from PENDING to VERIFIED; allowed from PENDING: ACTIVE, IN_REVIEW, REJECTED, ARCHIVED',
+      'status: cannot change from PENDING to VERIFIED; allowed from PENDING: INVITED, ACTIVE, IN_REVIEW, REJECTED, ARCHIVED',
     );
     expect(() => assertConsumerCaseTransition('ARCHIVED', 'ACTIVE')).toThrow(/none \(final state\)/);
     expect(() => assertConsumerCaseTransition('ACTIVE', 'VERIFIED')).not.toThrow();

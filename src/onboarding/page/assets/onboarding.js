@@ -446,18 +446,6 @@
     summary.focus();
   }
 
-  /** Light client-side check; the server stays the authority. */
-  function findMissing(values) {
-    const missing = {};
-    for (const f of formData.fields || []) {
-      if (f.required && !String(values[f.name] || '').trim()) missing[f.name] = 'is required';
-    }
-    for (const d of formData.documents || []) {
-      if (d.required && !uploadedDocs.has(d.kind)) missing['documents.' + d.kind] = 'is required';
-    }
-    return missing;
-  }
-
   function setSubmitting(on) {
     submitting = on;
     const button = document.getElementById('submit-button');
@@ -475,13 +463,9 @@
     try {
       await waitForUploads();
       await draftChain; // let a running draft save land before the submit, never after it
-      const values = collectValues();
-      const missing = findMissing(values);
-      if (Object.keys(missing).length) {
-        showErrors(missing);
-        return;
-      }
-      await api('POST', '/submit', { values });
+      // The server checks everything at once (missing documents included), so
+      // one attempt shows every problem, and it keeps the entries as a draft.
+      await api('POST', '/submit', { values: collectValues() });
       showConfirmation();
     } catch (err) {
       if (err.status === 400) showErrors(err.fields, err.message);
