@@ -75,7 +75,8 @@ function outboxMailer(directory: string, logger: Logger): Mailer {
     async send(message) {
       const info = await transport.sendMail(message);
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      const file = join(directory, `${stamp}-${info.messageId.replace(/[^\w.-]/g, '')}.eml`);
+      // <uuid@host> → uuid: a file name without brackets or @.
+      const file = join(directory, `${stamp}-${info.messageId.replace(/^<|@.*$/g, '').replace(/[^\w.-]/g, '')}.eml`);
       try {
         await mkdir(directory, { recursive: true });
         await writeFile(file, info.message as Buffer);

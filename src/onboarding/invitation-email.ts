@@ -17,8 +17,8 @@ export function invitationEmail({ fullName, companyName, link, expiresAt }: Invi
   const text = [
     `Hello ${fullName},`,
     '',
-    `${companyName} has asked you to verify your identity. It takes about five minutes: you will enter your`,
-    'personal details and upload a photo or scan of an identity document.',
+    // One line per paragraph: mail clients wrap plain text themselves.
+    `${companyName} has asked you to verify your identity. It takes about five minutes: you will enter your personal details and upload a photo or scan of an identity document.`,
     '',
     `Open this link to start: ${link}`,
     '',

@@ -2,8 +2,12 @@
 // delivery to a real SMTP server, the token-only endpoints of the page, the
 // submission and the checks that follow it, and what a token cannot do.
 import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.ts';
 import type { RunningService } from '../../src/service.ts';
@@ -238,6 +242,32 @@ describe('POST /v1/consumer-cases/onboarding/send-email', () => {
       expect(await counts(otherOrg.id)).toEqual(before);
     } finally {
       await other.stop();
+    }
+  });
+
+  it('without SMTP_URL writes the email to the local outbox and logs the link', async () => {
+    const outbox = await mkdtemp(join(tmpdir(), 'onboarding-outbox-'));
+    const lines: string[] = [];
+    const sink = new Writable({ write(chunk, _encoding, done) { lines.push(String(chunk)); done(); } });
+    const local = await startTestService({ env: { MAIL_OUTBOX_DIR: outbox }, logger: createLogger('info', sink) });
+    try {
+      const localOrg = await createOrganization(local.db, undefined, 'outbox');
+      const email = uniqueEmail('outbox');
+      const sent = await restClient(local.url, localOrg.key)('POST', '/v1/consumer-cases/onboarding/send-email', { fullName: 'Out Box', email });
+      expect(sent.status).toBe(201);
+      const files = await readdir(outbox);
+      expect(files).toEqual([expect.stringMatching(/^[\dT-]+Z-[\w.-]+\.eml$/)]);
+      const mail = await simpleParser(await readFile(join(outbox, files[0]!)));
+      const link = `${local.url}/onboarding/${sent.body.token}`;
+      expect(mail.to).toMatchObject({ value: [{ address: email }] });
+      expect(mail.text).toContain(link);
+      expect(mail.html).toContain(`href="${link}"`);
+      const logged = lines.map((line) => JSON.parse(line)).find((line) => line.msg === 'onboarding link (local outbox)');
+      expect(logged).toMatchObject({ to: email, link, file: join(outbox, files[0]!) });
+      expect((await fetch(link)).status).toBe(200);
+    } finally {
+      await local.stop();
+      await rm(outbox, { recursive: true, force: true });
     }
   });
 
