@@ -71,6 +71,14 @@ const EnvSchema = z.object({
   MAIL_OUTBOX_DIR: z.string().optional(),
   /** Sender address of onboarding emails unless the request gives `from`. */
   MAIL_FROM: z.string().email().default('no-reply@localhost'),
+  /**
+   * Domains a request's `from` may use (comma-separated, e.g. "acme.com,acme.co.uk"); unset: any.
+   * Bounces always go to MAIL_FROM (the envelope sender).
+   */
+  MAIL_ALLOWED_FROM_DOMAINS: z
+    .string()
+    .optional()
+    .transform((value) => (value ? value.split(',').map((domain) => domain.trim().toLowerCase()).filter(Boolean) : null)),
   /** Company name shown in onboarding emails and pages unless the request gives one; unset: the organization's name. */
   ONBOARDING_SENDER_COMPANY_NAME: z.string().min(1).max(100).optional(),
   /** How long an onboarding link stays valid. */

@@ -82,6 +82,7 @@ export async function startService(config: Config, logger = createLogger(config.
     publicBaseUrl: () => config.PUBLIC_BASE_URL?.replace(/\/$/, '') ?? url,
     tokenTtlHours: config.ONBOARDING_TOKEN_TTL_HOURS,
     defaultFrom: config.MAIL_FROM,
+    allowedFromDomains: config.MAIL_ALLOWED_FROM_DOMAINS,
     defaultCompanyName: config.ONBOARDING_SENDER_COMPANY_NAME,
   });
   const queue = await startJobQueue(databaseUrl, logger);

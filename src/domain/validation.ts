@@ -11,11 +11,15 @@ export const email = z
   .pipe(z.email('must be a valid email address'))
   .transform((value) => value.toLowerCase());
 
-export const personName = z
+/** Text shown on one line (names in emails, notes, pages): no line breaks or other control characters. */
+export const oneLine = <T extends z.ZodType<string>>(schema: T) =>
+  schema.refine((value) => !/[\p{Cc}\p{Cf}]/u.test(value), { message: 'must not contain control characters' });
+
+export const personName = oneLine(z
   .string()
   .trim()
   .min(1, 'must not be empty')
-  .max(100, 'must be at most 100 characters');
+  .max(100, 'must be at most 100 characters'));
 
 /** International format with country code; stored as E.164 (+14155550123). */
 export const phoneNumber = z.string().transform((value, ctx) => {

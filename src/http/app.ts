@@ -18,8 +18,8 @@ import type { GraphQLServer } from './yoga.ts';
 
 const CLIENT_REQUEST_ID = /^[\w.:-]{1,128}$/;
 
-/** Onboarding links are credentials: logs show `/onboarding/[token]`. */
-const withoutTokens = (path: string) => path.replace(/(\/onboarding\/)[A-Za-z0-9_-]{43}(?=\/|$)/g, '$1[token]');
+/** Onboarding links are credentials: logs show `/onboarding/[token]` (whatever the segment, encoded or not). */
+const withoutTokens = (path: string) => path.replace(/(\/onboarding\/)(?!(?:assets|send-email)(?:\/|$))[^/]+/g, '$1[token]');
 
 /** Koa serves `/graphql` (yoga, with GraphiQL) and the `/v1` REST routes. */
 export function createApp(options: {

@@ -42,7 +42,8 @@ export function onboardingPages(onboarding: OnboardingService, limits: { bodyLim
   router.get('/assets/:name', async (ctx) => {
     const name = ctx.params.name as keyof typeof ASSETS;
     if (!Object.hasOwn(ASSETS, name)) return;
-    if (!assets.has(name)) assets.set(name, readAsset(name));
+    // A failed read is not kept: the next request tries again.
+    if (!assets.has(name)) assets.set(name, readAsset(name).catch((error) => { assets.delete(name); throw error; }));
     ctx.type = ASSETS[name];
     ctx.set('Cache-Control', 'public, max-age=300');
     ctx.body = await assets.get(name);
@@ -70,15 +71,15 @@ export function onboardingPages(onboarding: OnboardingService, limits: { bodyLim
 
   router.put('/:token/draft', json(async (ctx) => {
     const body = await readJsonObject(ctx, limits.bodyLimit);
-    return onboarding.saveDraft(ctx.params.token!, body.values ?? {});
+    return onboarding.saveDraft(ctx.params.token!, body.values);
   }));
 
   router.put('/:token/documents/:kind', json(async (ctx) => {
     const { documentType, ...unknown } = ctx.query;
     if (Object.keys(unknown).length) throw badRequest(`Unknown query parameter: ${Object.keys(unknown).join(', ')}`);
     if (Array.isArray(documentType)) throw badRequest('documentType: must be given once');
-    // Refuse a dead link before reading (and storing) the file.
-    await onboarding.usable(ctx.params.token!);
+    // Refuse a dead link, a kind not asked for or a bad type before reading (and storing) the file.
+    await onboarding.uploadTarget(ctx.params.token!, ctx.params.kind!, documentType);
     const { upload, cleanup } = await readFilePart(ctx, 'file', limits.maxUploadBytes);
     try {
       return await onboarding.upload(ctx.params.token!, ctx.params.kind!, documentType, upload.promise as Promise<FileUpload>);

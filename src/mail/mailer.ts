@@ -11,7 +11,12 @@ export interface OutgoingMessage {
   subject: string;
   text: string;
   html: string;
+  /** The SMTP envelope sender (where bounces go), when it differs from the From address. */
+  envelopeFrom?: string;
 }
+
+const withEnvelope = ({ envelopeFrom, ...message }: OutgoingMessage) =>
+  envelopeFrom ? { ...message, envelope: { from: envelopeFrom, to: message.to } } : message;
 
 export interface SentMessage {
   messageId: string;
@@ -27,8 +32,16 @@ export interface Mailer {
   close(): void;
 }
 
-// Bounded so that a dead mail server fails the request in seconds, not minutes.
+// Bounded so that a dead mail server fails the request in seconds, not minutes;
+// the overall limit stays under the invitation transaction's own (60 s).
 const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
+const SEND_DEADLINE_MS = 30_000;
+
+function deadline(ms: number): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    setTimeout(() => reject(Object.assign(new Error('send deadline passed'), { code: 'ETIMEDOUT' })), ms).unref();
+  });
+}
 
 /** nodemailer's error codes, in the caller's terms; the server's reply code when there is one. */
 function deliveryProblem(error: unknown): string {
@@ -56,7 +69,7 @@ function smtpMailer(url: string, logger: Logger): Mailer {
     kind: 'smtp',
     async send(message) {
       try {
-        const info = await transport.sendMail(message);
+        const info = await Promise.race([transport.sendMail(withEnvelope(message)), deadline(SEND_DEADLINE_MS)]);
         return { messageId: info.messageId };
       } catch (error) {
         logger.warn({ err: error, to: message.to }, 'email delivery failed');
@@ -73,7 +86,7 @@ function outboxMailer(directory: string, logger: Logger): Mailer {
   return {
     kind: 'outbox',
     async send(message) {
-      const info = await transport.sendMail(message);
+      const info = await transport.sendMail(withEnvelope(message));
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       // <uuid@host> → uuid: a file name without brackets or @.
       const file = join(directory, `${stamp}-${info.messageId.replace(/^<|@.*$/g, '').replace(/[^\w.-]/g, '')}.eml`);

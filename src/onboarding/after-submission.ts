@@ -11,6 +11,9 @@ import { consumerCaseSubject } from '../screening/subjects.ts';
 import { compareIdentity } from './identity-comparison.ts';
 
 export const ONBOARDING_QUEUE = 'onboarding-submitted';
+/** Re-queues checks that are due but were never queued (a crash between the submission's commit and its job). */
+const SWEEP_QUEUE = 'onboarding-checks-sweep';
+const SWEEP_GRACE_MS = 2 * 60_000;
 /** Who the automatic checks are recorded as (screenings, risk assessments, the summary note). */
 export const ONBOARDING_ACTOR = 'Onboarding checks';
 
@@ -26,12 +29,40 @@ interface Dependencies {
   logger: Logger;
 }
 
-/** Registers the worker of the checks that follow a submission; every instance works the shared queue. */
+export const ONBOARDING_JOB_OPTIONS = { retryLimit: 3, retryDelay: 10, retryBackoff: true } as const;
+
+/**
+ * Registers the worker of the checks that follow a submission, and a sweep
+ * every minute that queues checks still due after a grace period. The
+ * submission commits before its job is sent, so this is what makes a job
+ * lost in between (crash, queue error) run anyway.
+ */
 export async function attachOnboardingChecks(queue: JobQueue, dependencies: Dependencies) {
   await queue.createQueue(ONBOARDING_QUEUE);
   await queue.work<OnboardingJob>(ONBOARDING_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
     if (job) await runOnboardingChecks(job.data, dependencies);
   });
+  await queue.createQueue(SWEEP_QUEUE, { name: SWEEP_QUEUE, policy: 'singleton' });
+  await queue.schedule(SWEEP_QUEUE, '* * * * *');
+  await queue.work(SWEEP_QUEUE, async () => {
+    await queueDueChecks(queue, dependencies.db, new Date(Date.now() - SWEEP_GRACE_MS));
+  });
+}
+
+/** Queues the checks of submissions made before `submittedBefore` that have not completed. */
+export async function queueDueChecks(queue: JobQueue, db: Database, submittedBefore: Date) {
+  // Across organizations by design: only ids leave this query.
+  const due = await db.onboardingInvitation.findMany({
+    where: { submittedAt: { lt: submittedBefore }, checksCompletedAt: null },
+    select: { id: true, organizationId: true },
+    take: 100,
+  });
+  for (const invitation of due) {
+    await queue.send(ONBOARDING_QUEUE, { organizationId: invitation.organizationId, invitationId: invitation.id } satisfies OnboardingJob, {
+      ...ONBOARDING_JOB_OPTIONS, singletonKey: invitation.id,
+    });
+  }
+  return due.length;
 }
 
 /**
@@ -44,9 +75,9 @@ export async function runOnboardingChecks({ organizationId, invitationId }: Onbo
   const db = forOrganization(rootDb, organizationId);
   const invitation = await db.onboardingInvitation.findUnique({
     where: { id: invitationId },
-    select: { consumerCaseId: true, submittedAt: true, identityFile: { select: { id: true, key: true } } },
+    select: { consumerCaseId: true, submittedAt: true, checksCompletedAt: true, identityFile: { select: { id: true, key: true } } },
   });
-  if (!invitation?.submittedAt) return;
+  if (!invitation?.submittedAt || invitation.checksCompletedAt) return;
   const { consumerCaseId, submittedAt } = invitation;
   const summary: string[] = [];
 
@@ -63,6 +94,13 @@ export async function runOnboardingChecks({ organizationId, invitationId }: Onbo
       data: { organizationId, consumerCaseId, author: ONBOARDING_ACTOR, format: 'MARKDOWN', pinned: true, body: ['**Onboarding checks**', '', ...summary].join('\n') },
     });
   }
+  await db.onboardingInvitation.update({ where: { id: invitationId }, data: { checksCompletedAt: new Date() } });
+}
+
+/** Text the person typed or the document showed, as literal Markdown: no links, emphasis or headings of theirs. */
+export function literalMarkdown(text: string): string {
+  // Mid-line, only these start Markdown or HTML constructs (links, images, emphasis, code, tags).
+  return text.replace(/\s+/g, ' ').replace(/[\\`*_{}[\]()<>!|~]/g, (character) => `\\${character}`);
 }
 
 async function identityAnalysis(db: TenantDatabase, organizationId: string, file: { id: string; key: string }, analysis: AnalysisService, logger: Logger) {
@@ -86,14 +124,14 @@ function describeIdentity(
   submitted: { firstName: string | null; lastName: string | null; dateOfBirth: Date | null },
 ): string[] {
   if (!record || record.status !== 'SUCCEEDED') {
-    return [`- Identity document analysis ${record?.id ?? ''}: could not read the document${record?.error ? ` (${record.error})` : ''}; check it by eye.`];
+    return [`- Identity document analysis ${record?.id ?? ''}: could not read the document${record?.error ? ` (${literalMarkdown(record.error)})` : ''}; check it by eye.`];
   }
   const identity = (record.result as { identity?: IdentityResult }).identity;
   if (!identity) return [`- Identity document analysis ${record.id}: no identity fields found; check it by eye.`];
   const lines = [`- Identity document analysis ${record.id}: ${identity.idType}, machine-readable zone ${identity.mrz.valid ? 'valid' : 'not valid or not found'}.`];
   for (const comparison of compareIdentity(submitted, identity)) {
     const verdict = comparison.outcome === 'MATCH' ? 'matches' : comparison.outcome === 'MISMATCH' ? '**does not match**' : 'not read from the document';
-    lines.push(`  - ${comparison.field}: entered "${comparison.submitted ?? ''}", document "${comparison.onDocument ?? ''}": ${verdict}`);
+    lines.push(`  - ${comparison.field}: entered "${literalMarkdown(comparison.submitted ?? '')}", document "${literalMarkdown(comparison.onDocument ?? '')}": ${verdict}`);
   }
   return lines;
 }
@@ -114,9 +152,14 @@ async function screenOnce(db: TenantDatabase, organizationId: string, consumerCa
       // No list loaded (503): say so on the case rather than fail the job forever.
       if (!(error instanceof AppError)) throw error;
       logger.warn({ err: error, consumerCaseId }, 'onboarding screening not run');
-      return `- Screening: not run (${error.message}); screen the case once the watchlists are loaded.`;
+      return `- Screening: not run (${literalMarkdown(error.message)}); screen the case once the watchlists are loaded.`;
     }
   }
-  await assessCase(db, organizationId, { consumerCaseId }, ONBOARDING_ACTOR);
+  // Once per submission, also when the job is retried.
+  const assessed = await db.riskAssessment.findFirst({
+    where: { consumerCaseId, requestedBy: ONBOARDING_ACTOR, createdAt: { gte: submittedAt } },
+    select: { id: true },
+  });
+  if (!assessed) await assessCase(db, organizationId, { consumerCaseId }, ONBOARDING_ACTOR);
   return `- Screening ${result.id}: ${result.outcome === 'NO_HITS' ? 'no hits' : `${result.hitCount} possible match(es), outcome ${result.outcome}; review them in the screening queue`}.`;
 }

@@ -17,7 +17,7 @@ export function onboardingState(invitation: InvitationTimes, now = new Date()): 
 }
 
 /** What the person is told when their link can no longer be used (410). */
-export const CLOSED_MESSAGES: Record<'SUBMITTED' | 'EXPIRED' | 'REVOKED', { title: string; message: string }> = {
+export const CLOSED_MESSAGES: Record<'SUBMITTED' | 'EXPIRED' | 'REVOKED' | 'CASE_CLOSED', { title: string; message: string }> = {
   SUBMITTED: {
     title: 'Already submitted',
     message: 'Your details have already been submitted with this link. Thank you; there is nothing more to do here.',
@@ -29,6 +29,10 @@ export const CLOSED_MESSAGES: Record<'SUBMITTED' | 'EXPIRED' | 'REVOKED', { titl
   REVOKED: {
     title: 'This link was replaced',
     message: 'A newer onboarding link was sent to you. Please use the link in the most recent email.',
+  },
+  CASE_CLOSED: {
+    title: 'This link is no longer needed',
+    message: 'The company that sent this link has closed your case, so there is nothing to fill in. Please contact them if you think this is wrong.',
   },
 };
 

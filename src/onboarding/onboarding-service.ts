@@ -3,7 +3,7 @@ import type { Database } from '../db/client.ts';
 import { inTenantTransaction } from '../db/tenant-transaction.ts';
 import { forOrganization } from '../db/tenant.ts';
 import { CONSUMER_CASE_TRANSITIONS } from '../domain/consumer-case-status.ts';
-import { AppError, badRequest, gone, InvalidFieldsError, notFound } from '../errors.ts';
+import { AppError, badRequest, conflict, InvalidFieldsError, invalidInput, notFound } from '../errors.ts';
 import type { FileService, FileUpload } from '../files/file-service.ts';
 import { Prisma } from '../generated/prisma/client.ts';
 import type { DocumentType, OnboardingDocumentKind } from '../generated/prisma/enums.ts';
@@ -13,7 +13,7 @@ import { DraftValues, parseSubmission, splitFullName } from './form-fields.ts';
 import { countryChoices, formView, IDENTITY_DOCUMENT_TYPES, INVITATION_WITH_CASE, type InvitationWithCase } from './form-view.ts';
 import { invitationEmail } from './invitation-email.ts';
 import { CLOSED_MESSAGES, onboardingState, UNKNOWN_LINK } from './invitation-state.ts';
-import { ONBOARDING_QUEUE, type OnboardingJob } from './after-submission.ts';
+import { ONBOARDING_JOB_OPTIONS, ONBOARDING_QUEUE, type OnboardingJob } from './after-submission.ts';
 import { generateOnboardingToken, hashOnboardingToken, isOnboardingTokenShape } from './token.ts';
 import { issuesByField } from '../domain/validation.ts';
 
@@ -26,6 +26,8 @@ export interface OnboardingServiceOptions {
   publicBaseUrl: () => string;
   tokenTtlHours: number;
   defaultFrom: string;
+  /** Domains a request's `from` may use; null: any. */
+  allowedFromDomains: string[] | null;
   /** Unset: the organization's name. */
   defaultCompanyName?: string;
 }
@@ -81,6 +83,11 @@ export class OnboardingService {
     const organization = await db.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { name: true } });
     const companyName = request.senderCompanyName ?? this.options.defaultCompanyName ?? organization.name;
     const from = request.from ?? this.options.defaultFrom;
+    const allowed = this.options.allowedFromDomains;
+    const domain = from.slice(from.lastIndexOf('@') + 1).toLowerCase();
+    if (request.from && allowed && !allowed.includes(domain)) {
+      throw invalidInput(`from: ${domain} is not an allowed sender domain; allowed: ${allowed.join(', ')}`);
+    }
     const token = generateOnboardingToken();
     const now = new Date();
     const expiresAt = new Date(now.getTime() + (request.expiresInHours ?? this.options.tokenTtlHours) * 3_600_000);
@@ -122,6 +129,7 @@ export class OnboardingService {
         const sent = await mailer.send({
           to: request.email,
           from: { address: from, name: companyName },
+          envelopeFrom: this.options.defaultFrom,
           ...invitationEmail({ fullName: request.fullName, companyName, link, expiresAt }),
         });
         await tx.onboardingInvitation.update({ where: { id: invitation.id }, data: { messageId: sent.messageId } });
@@ -148,7 +156,7 @@ export class OnboardingService {
     const invitation = await this.find(token);
     const state = onboardingState(invitation);
     if (state === 'SUBMITTED' || state === 'EXPIRED' || state === 'REVOKED') throw new ClosedLinkError(state);
-    if (invitation.consumerCase.status === 'ARCHIVED') throw new ClosedLinkError('REVOKED');
+    if (invitation.consumerCase.status === 'ARCHIVED') throw new ClosedLinkError('CASE_CLOSED');
     return invitation;
   }
 
@@ -165,6 +173,7 @@ export class OnboardingService {
 
   async saveDraft(token: string, values: unknown) {
     const invitation = await this.usable(token);
+    if (typeof values !== 'object' || values === null || Array.isArray(values)) throw new InvalidFieldsError({ values: 'must be an object of field values' });
     const parsed = DraftValues.safeParse(values);
     if (!parsed.success) throw new InvalidFieldsError(issuesByField(parsed.error.issues));
     const db = forOrganization(this.options.db, invitation.organizationId);
@@ -172,8 +181,8 @@ export class OnboardingService {
     return { saved: true };
   }
 
-  /** Stores a document privately and keeps it for the submission; a second upload of the same kind replaces the first. */
-  async upload(token: string, kind: string, documentType: string | undefined, upload: Promise<FileUpload>) {
+  /** What an upload may be, checked before any byte of it is read: a kind the form asks for, and an identity document type. */
+  async uploadTarget(token: string, kind: string, documentType: string | undefined) {
     const invitation = await this.usable(token);
     if (!invitation.requestedDocuments.includes(kind as OnboardingDocumentKind)) {
       throw notFound(`This form does not ask for a document of kind ${kind}`);
@@ -187,17 +196,36 @@ export class OnboardingService {
     } else if (documentType !== undefined) {
       throw badRequest('documentType: only identity documents have a type');
     }
+    return { invitation, kind: kind as OnboardingDocumentKind, identityType };
+  }
+
+  /**
+   * Stores a document privately and keeps it for the submission; a second
+   * upload of the same kind replaces the first. The replacement only lands if
+   * nothing changed since the invitation was read (no other upload, no
+   * submission), so a file is never both replaced and submitted; the loser's
+   * file is deleted and it answers 409.
+   */
+  async upload(token: string, kindName: string, documentType: string | undefined, upload: Promise<FileUpload>) {
+    const { invitation, kind, identityType } = await this.uploadTarget(token, kindName, documentType);
     const { organizationId } = invitation;
     const db = forOrganization(this.options.db, organizationId);
     const stored = await this.options.files.upload(db, organizationId, 'PRIVATE', upload);
-    const previous = kind === 'IDENTITY_DOCUMENT' ? invitation.identityFile : invitation.proofOfAddressFile;
+    const identity = kind === 'IDENTITY_DOCUMENT';
+    const previous = identity ? invitation.identityFile : invitation.proofOfAddressFile;
     const { count } = await db.onboardingInvitation.updateMany({
-      where: { id: invitation.id, submittedAt: null },
-      data: kind === 'IDENTITY_DOCUMENT' ? { identityFileId: stored.id, identityDocumentType: identityType } : { proofOfAddressFileId: stored.id },
+      where: {
+        id: invitation.id, submittedAt: null, revokedAt: null,
+        ...(identity ? { identityFileId: previous?.id ?? null } : { proofOfAddressFileId: previous?.id ?? null }),
+      },
+      data: identity ? { identityFileId: stored.id, identityDocumentType: identityType } : { proofOfAddressFileId: stored.id },
     });
     const discard = count ? previous : stored;
     if (discard) await this.options.files.delete(db, organizationId, discard.key).catch((error) => this.options.logger.warn({ err: error }, 'could not delete a replaced onboarding upload'));
-    if (!count) throw new ClosedLinkError('SUBMITTED');
+    if (!count) {
+      await this.usable(token);
+      throw conflict('Another upload or the submission changed this form at the same time; please try again');
+    }
     return { kind, documentType: identityType ?? null, file: { fileName: stored.fileName, size: stored.size, contentType: stored.contentType } };
   }
 
@@ -225,13 +253,22 @@ export class OnboardingService {
     const submittedAt = new Date();
     const taskId = await inTenantTransaction(this.options.db, organizationId, async (tx) => {
       const consumerCase = await tx.consumerCase.findUniqueOrThrow({ where: { id: invitation.consumerCaseId }, select: { status: true } });
-      if (!canMoveToReview(consumerCase.status)) throw new ClosedLinkError('REVOKED');
-      // Only one submission per link, even when two arrive at once.
+      if (!canMoveToReview(consumerCase.status)) throw new ClosedLinkError('CASE_CLOSED');
+      // Only one submission per link, and only of the files checked above: an
+      // upload that replaced one meanwhile makes this a 409 (try again).
       const { count } = await tx.onboardingInvitation.updateMany({
-        where: { id: invitation.id, submittedAt: null, revokedAt: null },
+        where: {
+          id: invitation.id, submittedAt: null, revokedAt: null,
+          identityFileId: invitation.identityFile?.id ?? null, proofOfAddressFileId: invitation.proofOfAddressFile?.id ?? null,
+        },
         data: { submittedAt, draft: Prisma.DbNull },
       });
-      if (!count) throw new ClosedLinkError('SUBMITTED');
+      if (!count) {
+        const now = await tx.onboardingInvitation.findUniqueOrThrow({ where: { id: invitation.id }, select: { submittedAt: true, revokedAt: true } });
+        if (now.submittedAt) throw new ClosedLinkError('SUBMITTED');
+        if (now.revokedAt) throw new ClosedLinkError('REVOKED');
+        throw conflict('A document was replaced while submitting; please submit again');
+      }
       await tx.consumerCase.update({ where: { id: invitation.consumerCaseId }, data: { ...person, status: 'IN_REVIEW' } });
       const documents: Array<{ fileId: string; type: DocumentType }> = [];
       if (invitation.identityFile) documents.push({ fileId: invitation.identityFile.id, type: invitation.identityDocumentType ?? 'PASSPORT' });
@@ -259,13 +296,13 @@ export class OnboardingService {
     return { state: 'SUBMITTED' as const, submittedAt, consumerCaseId: invitation.consumerCaseId, taskId };
   }
 
-  /** Queued after commit; the job checks what was already done, so a repeat is harmless. */
+  /** Queued after commit; a job lost here is queued by the sweep (after-submission.ts). The job skips what is done, so a repeat is harmless. */
   private async afterSubmission(job: OnboardingJob) {
     if (!this.queue) return;
     try {
-      await this.queue.send(ONBOARDING_QUEUE, job, { retryLimit: 3, retryDelay: 10, retryBackoff: true, singletonKey: job.invitationId });
+      await this.queue.send(ONBOARDING_QUEUE, job, { ...ONBOARDING_JOB_OPTIONS, singletonKey: job.invitationId });
     } catch (error) {
-      this.options.logger.error({ err: error, ...job }, 'could not queue the checks of an onboarding submission');
+      this.options.logger.error({ err: error, ...job }, 'could not queue the checks of an onboarding submission; the sweep will');
     }
   }
 }

@@ -89,7 +89,7 @@ builder.queryFields((t) => ({
 }));
 
 // Names and the company go into mail headers and the page: one line, printable.
-const oneLine = (max: number) => rules.shortText(max).refine((value) => !/[\p{Cc}\p{Cf}]/u.test(value), { message: 'must not contain control characters' });
+const oneLine = (max: number) => rules.oneLine(rules.shortText(max));
 
 const SendOnboardingEmailInput = builder.inputType('SendOnboardingEmailInput', {
   validate: z.object({

@@ -24,6 +24,7 @@ CREATE TABLE "onboarding_invitations" (
     "expires_at" TIMESTAMPTZ(3) NOT NULL,
     "opened_at" TIMESTAMPTZ(3),
     "submitted_at" TIMESTAMPTZ(3),
+    "checks_completed_at" TIMESTAMPTZ(3),
     "revoked_at" TIMESTAMPTZ(3),
     "draft" JSONB,
     "identity_file_id" UUID,
@@ -45,6 +46,7 @@ CREATE INDEX "onboarding_invitations_organization_id_created_at_id_idx" ON "onbo
 CREATE INDEX "onboarding_invitations_consumer_case_id_created_at_idx" ON "onboarding_invitations"("consumer_case_id", "created_at" DESC);
 CREATE INDEX "onboarding_invitations_identity_file_id_idx" ON "onboarding_invitations"("identity_file_id");
 CREATE INDEX "onboarding_invitations_proof_of_address_file_id_idx" ON "onboarding_invitations"("proof_of_address_file_id");
+CREATE INDEX "onboarding_invitations_submitted_at_checks_completed_at_idx" ON "onboarding_invitations"("submitted_at", "checks_completed_at");
 
 -- AddForeignKey
 ALTER TABLE "onboarding_invitations" ADD CONSTRAINT "onboarding_invitations_organization_id_fkey" FOREIGN KEY ("organization_id") REFERENCES "organizations"("id") ON DELETE CASCADE ON UPDATE CASCADE;

@@ -82,6 +82,7 @@
   const latestUpload = {}; // kind -> sequence number of the newest upload
   const pendingUploads = new Map(); // kind -> promise (never rejects)
   const uploadedDocs = new Set(); // kinds the server already holds a file for
+  const lastUploaded = {}; // kind → "Uploaded: name (size)" of the file the server holds
 
   /** The token is the last path segment; anything not base64url is rejected. */
   function readToken() {
@@ -186,8 +187,8 @@
     main.replaceChildren(h('section', { id: 'message-panel', class: 'panel', 'aria-labelledby': 'message-panel-title' },
       heading, h('p', { text: message }), retry));
     document.title = `${title} — ${companyName || 'Identity verification'}`;
-    // Only move focus after a user action; on page load focus stays at the top.
-    if (options && options.focus) heading.focus();
+    // The panel replaces the whole page (also on load): focus its heading so screen readers announce it.
+    heading.focus();
   }
 
   function showLoading() {
@@ -238,6 +239,9 @@
     select.addEventListener('change', () => {
       const input = document.getElementById('field-documents-IDENTITY_DOCUMENT');
       if (input && input.files && input.files[0]) startUpload('IDENTITY_DOCUMENT', input.files[0]);
+      else if (uploadedDocs.has('IDENTITY_DOCUMENT')) {
+        setUploadStatus('IDENTITY_DOCUMENT', 'Choose the file again so that it is recorded with this document type.');
+      }
     });
     return h('div', { class: 'field' }, h('label', { for: 'field-documentType', text: 'Identity document type' }), select);
   }
@@ -258,7 +262,8 @@
     const status = h('p', { id: statusId, class: 'upload-status' });
     if (doc.file) {
       uploadedDocs.add(doc.kind);
-      status.textContent = uploadedText(doc.file);
+      lastUploaded[doc.kind] = uploadedText(doc.file);
+      status.textContent = lastUploaded[doc.kind];
     }
     return [
       doc.kind === 'IDENTITY_DOCUMENT' ? renderIdentityTypeSelect(doc) : null,
@@ -376,11 +381,13 @@
       (result) => {
         if (latestUpload[kind] !== seq) return;
         uploadedDocs.add(kind);
-        setUploadStatus(kind, uploadedText((result && result.file) || { fileName: file.name, size: file.size }));
+        lastUploaded[kind] = uploadedText((result && result.file) || { fileName: file.name, size: file.size });
+        setUploadStatus(kind, lastUploaded[kind]);
       },
       (err) => {
         if (latestUpload[kind] !== seq) return;
-        setUploadStatus(kind, '');
+        // The server still holds the earlier file, if any: say so.
+        setUploadStatus(kind, lastUploaded[kind] ? `Still using the earlier file. ${lastUploaded[kind]}` : '');
         setFieldError('documents.' + kind, err.message);
       });
     pendingUploads.set(kind, task);
@@ -452,6 +459,8 @@
     if (!button) return;
     button.disabled = on;
     button.textContent = on ? 'Submitting…' : 'Submit';
+    // No upload may replace a file while the submission is checked.
+    for (const control of formEl.querySelectorAll('input[type="file"], #field-documentType')) control.disabled = on;
     formEl.setAttribute('aria-busy', on ? 'true' : 'false');
   }
 
@@ -469,8 +478,9 @@
       showConfirmation();
     } catch (err) {
       if (err.status === 400) showErrors(err.fields, err.message);
-      else if ([404, 409, 410].includes(err.status)) showMessage(panelTitleFor(err.status), err.message, { focus: true });
-      else showErrors(null, err.message); // network / server error: keep the answers, let them retry
+      else if ([404, 410].includes(err.status)) showMessage(panelTitleFor(err.status), err.message);
+      // 409 (a document changed meanwhile) and network or server errors: keep the answers, let them retry.
+      else showErrors(null, err.message);
     } finally {
       setSubmitting(false);
       if (!finished) scheduleDraft(); // persist anything typed while submitting
