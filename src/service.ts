@@ -12,7 +12,7 @@ import { createLogger } from './logger.ts';
 import { FileService } from './files/file-service.ts';
 import { AnalysisService } from './analysis/analysis-service.ts';
 import { selectEngine } from './analysis/engines/select.ts';
-import { startJobQueue, stopJobQueue } from './jobs/queue.ts';
+import { type JobQueue, startJobQueue, stopJobQueue } from './jobs/queue.ts';
 import { selectMediaProvider } from './screening/media/select-provider.ts';
 import { attachRescreening } from './screening/rescreen.ts';
 import { ScreeningService } from './screening/screening-service.ts';
@@ -31,6 +31,7 @@ export interface RunningService {
   watchlists: WatchlistService;
   screening: ScreeningService;
   onboarding: OnboardingService;
+  queue: JobQueue;
   logger: Logger;
   stop(): Promise<void>;
 }
@@ -85,7 +86,7 @@ export async function startService(config: Config, logger = createLogger(config.
     allowedFromDomains: config.MAIL_ALLOWED_FROM_DOMAINS,
     defaultCompanyName: config.ONBOARDING_SENDER_COMPANY_NAME,
   });
-  const queue = await startJobQueue(databaseUrl, logger);
+  const queue = await startJobQueue(databaseUrl, logger, config.JOB_QUEUE_SCHEMA);
   await analysis.attach(queue);
   await attachRescreening(queue, { db, logger, screening });
   await watchlists.attach(queue);
@@ -107,6 +108,7 @@ export async function startService(config: Config, logger = createLogger(config.
     watchlists,
     screening,
     onboarding,
+    queue,
     databaseUrl,
     db,
     logger,

@@ -30,7 +30,7 @@ async function main(argv: string[]) {
     }
     // Running services re-screen the cases against the new versions (the job waits in PostgreSQL until one takes it).
     if (outcomes.some((o) => o.status === 'LOADED')) {
-      const queue = await startJobQueue(databaseUrl, logger);
+      const queue = await startJobQueue(databaseUrl, logger, config.JOB_QUEUE_SCHEMA);
       await createRescreenQueue(queue);
       await announceNewVersions(queue, outcomes);
       await stopJobQueue(queue);

@@ -10,7 +10,6 @@ import { fileURLToPath } from 'node:url';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.ts';
-import { startJobQueue, stopJobQueue } from '../../src/jobs/queue.ts';
 import { queueDueChecks } from '../../src/onboarding/after-submission.ts';
 import type { RunningService } from '../../src/service.ts';
 import { graphqlClient, restClient } from '../helpers/http.ts';
@@ -467,12 +466,7 @@ describe('the onboarding page and its token endpoints', () => {
     const sent = await invite({ fullName: 'Lost Job', email: uniqueEmail('lost') });
     // As if the process died between the submission's commit and sending its job.
     await service.db.onboardingInvitation.updateMany({ where: { consumerCaseId: sent.consumerCaseId }, data: { submittedAt: new Date(Date.now() - 5 * 60_000) } });
-    const queue = await startJobQueue(service.databaseUrl, createLogger('silent'));
-    try {
-      expect(await queueDueChecks(queue, service.db, new Date(Date.now() - 2 * 60_000))).toBeGreaterThanOrEqual(1);
-    } finally {
-      await stopJobQueue(queue);
-    }
+    expect(await queueDueChecks(service.queue, service.db, new Date(Date.now() - 2 * 60_000))).toBeGreaterThanOrEqual(1);
     const done = await waitFor(() => service.db.onboardingInvitation.findFirst({ where: { consumerCaseId: sent.consumerCaseId, checksCompletedAt: { not: null } } }), 'the swept checks');
     expect(done.checksCompletedAt).not.toBeNull();
     const notes = await rest('GET', `/v1/notes?consumerCaseId=${sent.consumerCaseId}`);

