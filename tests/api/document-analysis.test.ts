@@ -5,6 +5,9 @@ import { gridTablePdf } from '../../bench/corpus.ts';
 import { graphqlClient, restClient } from '../helpers/http.ts';
 import { idCardImage, idCardMrz, multiPageTiff, passportImage, passportMrz, placedTextPdf, scannedPdf, tableItems, textImage, textPdf } from '../helpers/sample-files.ts';
 import { createOrganization, startTestService, type TestOrganization } from '../helpers/service.ts';
+
+/** The job queue both instances of the restart test work. */
+const SHARED_JOBS = `jobs_analysis_${Date.now().toString(36)}`;
 import { formWith, upload } from '../helpers/uploads.ts';
 
 let service: RunningService;
@@ -43,7 +46,7 @@ function checkBlockModel(blocks: Block[]) {
 }
 
 beforeAll(async () => {
-  service = await startTestService({ env: { ANALYSIS_MAX_PAGES: '3', ANALYSIS_WAIT_TIMEOUT_MS: '20000' } });
+  service = await startTestService({ env: { ANALYSIS_MAX_PAGES: '3', ANALYSIS_WAIT_TIMEOUT_MS: '20000', JOB_QUEUE_SCHEMA: SHARED_JOBS } });
   org = await createOrganization(service.db);
   rest = restClient(service.url, org.key);
 });
@@ -228,7 +231,8 @@ describe('POST /v1/document-analysis/analyze-async', () => {
   });
 
   it('keeps jobs in PostgreSQL: one instance queues, another finishes', async () => {
-    const first = await startTestService();
+    // Same job queue as the file's service: that one takes the job over.
+    const first = await startTestService({ env: { JOB_QUEUE_SCHEMA: SHARED_JOBS } });
     const fileKey = await stored(await textPdf([['Survives a restart']]));
     const queued = await restClient(first.url, org.key)('POST', '/v1/document-analysis/analyze-async?wait=false', { fileKey });
     expect(queued.status).toBe(202);
