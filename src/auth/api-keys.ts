@@ -27,14 +27,23 @@ export function displayPrefix(key: string): string {
   return key.slice(0, DISPLAY_PREFIX_LENGTH);
 }
 
-export async function authenticate(db: Database, presented: string | null | undefined): Promise<AuthenticatedKey | null> {
+/** How stale `lastUsedAt` may get: one write per key per minute, not one per request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export async function authenticate(db: Database, presented: string | null | undefined, now = new Date()): Promise<AuthenticatedKey | null> {
   // Cheap shape check first: garbage never reaches the database.
   if (!presented || !presented.startsWith(KEY_PREFIX) || presented.length > 200) return null;
   const key = await db.apiKey.findUnique({
     where: { hash: hashApiKey(presented) },
-    select: { id: true, organizationId: true, permissions: true, revokedAt: true, label: true, prefix: true },
+    select: { id: true, organizationId: true, permissions: true, revokedAt: true, expiresAt: true, lastUsedAt: true, label: true, prefix: true },
   });
-  if (!key || key.revokedAt) return null;
+  if (!key || key.revokedAt || (key.expiresAt && key.expiresAt <= now)) return null;
+  if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+    // Not awaited: the request does not wait for bookkeeping, and a lost update only makes it older.
+    db.apiKey
+      .updateMany({ where: { id: key.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now.getTime() - LAST_USED_RESOLUTION_MS) } }] }, data: { lastUsedAt: now } })
+      .catch(() => {});
+  }
   return {
     id: key.id,
     organizationId: key.organizationId,

@@ -50,6 +50,35 @@ describe('npm run apikey', () => {
     expect((await restClient(service.url, second.apiKey)('GET', '/v1/consumer-cases')).status).toBe(200);
   }, 60_000);
 
+  it('expires keys, records their last use, and rotates them with a grace period', async () => {
+    const created = JSON.parse((await apikey('create', '--org', orgName, '--permissions', 'consumer_cases:read', '--expires-in-days', '30')).stdout);
+    expect(Date.parse(created.expiresAt) - Date.now()).toBeGreaterThan(29.9 * 24 * 3600_000);
+    const rest = restClient(service.url, created.apiKey);
+    expect((await rest('GET', '/v1/consumer-cases')).status).toBe(200);
+    await expect.poll(async () => (await service.db.apiKey.findUniqueOrThrow({ where: { id: created.keyId } })).lastUsedAt).not.toBeNull();
+
+    // Rotation: the new key works at once, the old one until its grace period ends.
+    const rotated = JSON.parse((await apikey('rotate', created.keyId)).stdout);
+    expect(rotated).toMatchObject({ replaces: created.keyId, permissions: ['consumer_cases:read'] });
+    expect(Math.abs(Date.parse(rotated.oldKeyValidUntil) - (Date.now() + 24 * 3600_000))).toBeLessThan(120_000);
+    expect((await restClient(service.url, rotated.apiKey)('GET', '/v1/consumer-cases')).status).toBe(200);
+    expect((await rest('GET', '/v1/consumer-cases')).status).toBe(200);
+    const { stdout: listed } = await apikey('list', '--org', orgName);
+    expect(listed).toMatch(new RegExp(`${created.keyId}.*active until ${rotated.oldKeyValidUntil}`));
+    expect(listed).toMatch(new RegExp(`${created.keyId}.*last used 20`));
+
+    // No grace: the old key stops now. An expired key cannot be rotated.
+    const again = JSON.parse((await apikey('rotate', rotated.keyId, '--grace-hours', '0')).stdout);
+    expect((await restClient(service.url, rotated.apiKey)('GET', '/v1/consumer-cases')).status).toBe(401);
+    expect((await restClient(service.url, again.apiKey)('GET', '/v1/consumer-cases')).status).toBe(200);
+    await expect(apikey('rotate', rotated.keyId)).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('has already expired') });
+
+    // An expiry in the past refuses the key like a revoked one.
+    await service.db.apiKey.update({ where: { id: again.keyId }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect((await restClient(service.url, again.apiKey)('GET', '/v1/consumer-cases')).status).toBe(401);
+    await expect(apikey('create', '--org', orgName, '--permissions', 'all', '--expires-in-days', '-1')).rejects.toMatchObject({ code: 2 });
+  }, 90_000);
+
   it('refuses unknown permissions and missing arguments with usage', async () => {
     await expect(apikey('create', '--org', orgName, '--permissions', 'everything:delete')).rejects.toMatchObject({
       code: 2,
