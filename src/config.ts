@@ -83,6 +83,8 @@ const EnvSchema = z.object({
   ONBOARDING_SENDER_COMPANY_NAME: z.string().min(1).max(100).optional(),
   /** How long an onboarding link stays valid. */
   ONBOARDING_TOKEN_TTL_HOURS: z.coerce.number().int().min(1).max(2160).default(168),
+  /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** PostgreSQL schema of the job queue (pg-boss); instances that share work share it. */
   JOB_QUEUE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier').default('pgboss'),
   /** OCR of the local engine. `auto`: the `tesseract` program when installed with English data, else tesseract.js. */

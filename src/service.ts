@@ -94,7 +94,7 @@ export async function startService(config: Config, logger = createLogger(config.
   onboarding.attach(queue);
   const graphql = createGraphQLServer({ schema, db, files, analysis, watchlists, screening, onboarding, logger });
   const app = createApp({
-    graphql, schema, db, logger, store: storage.store, onboarding,
+    graphql, schema, db, logger, store: storage.store, onboarding, queue, metricsToken: config.METRICS_TOKEN,
     bodyLimit: config.BODY_LIMIT, maxUploadBytes: config.MAX_UPLOAD_BYTES,
   });
   const server: Server = createServer(app.callback());

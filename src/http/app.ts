@@ -13,6 +13,9 @@ import { routes } from '../../rest/routes.ts';
 import { AppError, errorBody, GENERIC_SERVER_ERROR, InvalidFieldsError, notFound } from '../errors.ts';
 import type { OnboardingService } from '../onboarding/onboarding-service.ts';
 import { onboardingPages } from './onboarding-pages.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import { healthEndpoints } from './health.ts';
+import { createMetrics } from './metrics.ts';
 import { requestScope } from './request-scope.ts';
 import type { GraphQLServer } from './yoga.ts';
 
@@ -29,10 +32,13 @@ export function createApp(options: {
   store: ObjectStore;
   logger: Logger;
   onboarding: OnboardingService;
+  queue: JobQueue;
+  metricsToken?: string;
   bodyLimit: string;
   maxUploadBytes: number;
 }) {
-  const { graphql, schema, db, store, logger, onboarding, bodyLimit, maxUploadBytes } = options;
+  const { graphql, schema, db, store, logger, onboarding, queue, metricsToken, bodyLimit, maxUploadBytes } = options;
+  const metrics = createMetrics(queue);
   const app = new Koa<AuthState & { graphqlParams?: GraphQLParams }>();
 
   // Request id: the caller's X-Request-Id when it is sane, else a new one.
@@ -50,6 +56,9 @@ export function createApp(options: {
       );
     });
   });
+
+  // Outside the error mapper, so the final status is what gets counted.
+  app.use(metrics.measure);
 
   // Every failure outside GraphQL's own responses gets the shared error shape.
   app.use(async (ctx, next) => {
@@ -70,10 +79,7 @@ export function createApp(options: {
     }
   });
 
-  app.use(async (ctx, next) => {
-    if (ctx.path !== '/healthz') return next();
-    ctx.body = { status: 'ok' };
-  });
+  app.use(healthEndpoints({ db, store, metrics: metrics.registry, metricsToken }));
 
   app.use(servePublicFiles(store));
   app.use(onboardingPages(onboarding, { bodyLimit, maxUploadBytes }));

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 
 export interface StoredObject {
@@ -41,6 +41,21 @@ export class ObjectStore {
       return { body: result.Body as Readable, contentType: result.ContentType, contentLength: result.ContentLength };
     } catch (error) {
       if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null;
+      throw error;
+    }
+  }
+
+  /**
+   * Throws unless the bucket answers this client: a HEAD of a key that does
+   * not exist is a 404 when the store is reachable and the credentials are
+   * good (bucket-level requests are not used: not every S3 server signs them alike).
+   */
+  async checkReachable(): Promise<void> {
+    try {
+      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: 'health/readiness-probe' }));
+    } catch (error) {
+      const { name, $metadata } = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+      if (name === 'NotFound' || $metadata?.httpStatusCode === 404) return;
       throw error;
     }
   }
