@@ -32,6 +32,8 @@ export interface RestRoute<Data = Record<string, unknown>> {
   envelope: 'none' | 'success' | 'data';
   /** The HTTP status, or a rule choosing it from the field's value. */
   status: number | ((result: any) => number);
+  /** For a status rule: the statuses it can choose (documented in the OpenAPI description). */
+  documentedStatuses?: number[];
 }
 
 export const fromPath = (name: string): VariableSource => ({ from: 'path', name });

@@ -416,7 +416,7 @@ export const routes: RestRoute[] = [
       }),
     },
     result: 'analyzeDocumentAsync', envelope: 'data',
-    status: (analysis: { status: string }) => (analysis.status === 'SUCCEEDED' ? 200 : 202),
+    status: (analysis: { status: string }) => (analysis.status === 'SUCCEEDED' ? 200 : 202), documentedStatuses: [200, 202],
   }),
   route({
     method: 'GET', path: '/v1/document-analysis/jobs/:jobId', summary: 'Status (and, when done, result) of an analysis job',

@@ -14,6 +14,7 @@ import { AppError, errorBody, GENERIC_SERVER_ERROR, InvalidFieldsError, notFound
 import type { OnboardingService } from '../onboarding/onboarding-service.ts';
 import { onboardingPages } from './onboarding-pages.ts';
 import type { JobQueue } from '../jobs/queue.ts';
+import { apiDocs } from './api-docs.ts';
 import { healthEndpoints } from './health.ts';
 import { createMetrics } from './metrics.ts';
 import { requestScope } from './request-scope.ts';
@@ -83,6 +84,7 @@ export function createApp(options: {
 
   app.use(servePublicFiles(store));
   app.use(onboardingPages(onboarding, { bodyLimit, maxUploadBytes }));
+  app.use(apiDocs());
 
   app.use(authenticateRequests(db));
   app.use(graphqlMultipart({ maxUploadBytes }));
