@@ -189,6 +189,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RestRoute[], info: {
         401: error('Missing, unknown, expired or revoked API key'),
         403: error(`The key lacks ${permission}`),
         ...(openApiPath.includes('{') ? { 404: error('Not found, or another organization\'s') } : {}),
+        429: error('Rate limit of the key or the organization reached; see Retry-After'),
       },
       security: [{ apiKey: [] }],
     };

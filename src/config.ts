@@ -83,6 +83,11 @@ const EnvSchema = z.object({
   ONBOARDING_SENDER_COMPANY_NAME: z.string().min(1).max(100).optional(),
   /** How long an onboarding link stays valid. */
   ONBOARDING_TOKEN_TTL_HOURS: z.coerce.number().int().min(1).max(2160).default(168),
+  /** Requests per window for one API key (REST and GraphQL together); 0: no limit. */
+  RATE_LIMIT_PER_KEY: z.coerce.number().int().min(0).default(600),
+  /** Requests per window for all keys of one organization together; 0: no limit. */
+  RATE_LIMIT_PER_ORGANIZATION: z.coerce.number().int().min(0).default(1200),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** PostgreSQL schema of the job queue (pg-boss); instances that share work share it. */

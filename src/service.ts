@@ -6,6 +6,7 @@ import { createDatabase, type Database } from './db/client.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
 import { migrate } from './db/migrate.ts';
 import { createApp } from './http/app.ts';
+import { attachRateLimitCleanup } from './http/rate-limit.ts';
 import { createGraphQLServer } from './http/yoga.ts';
 import { schema } from './schema/index.ts';
 import { createLogger } from './logger.ts';
@@ -91,10 +92,12 @@ export async function startService(config: Config, logger = createLogger(config.
   await attachRescreening(queue, { db, logger, screening });
   await watchlists.attach(queue);
   await attachOnboardingChecks(queue, { db, analysis, screening, logger });
+  await attachRateLimitCleanup(queue, db, logger);
   onboarding.attach(queue);
   const graphql = createGraphQLServer({ schema, db, files, analysis, watchlists, screening, onboarding, logger });
   const app = createApp({
     graphql, schema, db, logger, store: storage.store, onboarding, queue, metricsToken: config.METRICS_TOKEN,
+    rateLimits: { perKey: config.RATE_LIMIT_PER_KEY, perOrganization: config.RATE_LIMIT_PER_ORGANIZATION, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS },
     bodyLimit: config.BODY_LIMIT, maxUploadBytes: config.MAX_UPLOAD_BYTES,
   });
   const server: Server = createServer(app.callback());

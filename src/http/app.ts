@@ -16,6 +16,7 @@ import { onboardingPages } from './onboarding-pages.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { apiDocs } from './api-docs.ts';
 import { healthEndpoints } from './health.ts';
+import { rateLimit, type RateLimits } from './rate-limit.ts';
 import { createMetrics } from './metrics.ts';
 import { requestScope } from './request-scope.ts';
 import type { GraphQLServer } from './yoga.ts';
@@ -34,11 +35,12 @@ export function createApp(options: {
   logger: Logger;
   onboarding: OnboardingService;
   queue: JobQueue;
+  rateLimits: RateLimits;
   metricsToken?: string;
   bodyLimit: string;
   maxUploadBytes: number;
 }) {
-  const { graphql, schema, db, store, logger, onboarding, queue, metricsToken, bodyLimit, maxUploadBytes } = options;
+  const { graphql, schema, db, store, logger, onboarding, queue, rateLimits, metricsToken, bodyLimit, maxUploadBytes } = options;
   const metrics = createMetrics(queue);
   const app = new Koa<AuthState & { graphqlParams?: GraphQLParams }>();
 
@@ -87,6 +89,7 @@ export function createApp(options: {
   app.use(apiDocs());
 
   app.use(authenticateRequests(db));
+  app.use(rateLimit(db, rateLimits));
   app.use(graphqlMultipart({ maxUploadBytes }));
 
   app.use(async (ctx, next) => {

@@ -30,6 +30,9 @@ export async function startTestService(
     // Each test service works only its own jobs: services with other settings
     // (lists, media provider) share the database but must not take them.
     JOB_QUEUE_SCHEMA: `jobs_${randomUUID().replaceAll('-', '').slice(0, 16)}`,
+    // Tests make many requests quickly; tests/api/rate-limits.test.ts sets limits itself.
+    RATE_LIMIT_PER_KEY: '0',
+    RATE_LIMIT_PER_ORGANIZATION: '0',
     ...options.env,
   });
   return startService(config, options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
