@@ -167,6 +167,13 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RestRoute[], info: {
     }
     const statuses = route.documentedStatuses ?? [typeof route.status === 'number' ? route.status : 200];
     const permission = routePermission(schema, route);
+    const mutation = operation.operation === 'mutation';
+    if (mutation) {
+      parameters.push({
+        name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 },
+        description: 'Replays the first successful result for 24 hours instead of running again; another request with the same key is a 422.',
+      });
+    }
     const error = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
     paths[openApiPath] ??= {};
     paths[openApiPath]![route.method.toLowerCase()] = {
@@ -189,6 +196,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RestRoute[], info: {
         401: error('Missing, unknown, expired or revoked API key'),
         403: error(`The key lacks ${permission}`),
         ...(openApiPath.includes('{') ? { 404: error('Not found, or another organization\'s') } : {}),
+        ...(mutation ? { 409: error('A request with the same Idempotency-Key is still running (or another conflict)'), 422: error('Idempotency-Key used for a different request') } : {}),
         429: error('Rate limit of the key or the organization reached; see Retry-After'),
       },
       security: [{ apiKey: [] }],

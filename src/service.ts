@@ -6,6 +6,7 @@ import { createDatabase, type Database } from './db/client.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
 import { migrate } from './db/migrate.ts';
 import { createApp } from './http/app.ts';
+import { attachIdempotencyCleanup } from './http/idempotency.ts';
 import { attachRateLimitCleanup } from './http/rate-limit.ts';
 import { createGraphQLServer } from './http/yoga.ts';
 import { schema } from './schema/index.ts';
@@ -93,6 +94,7 @@ export async function startService(config: Config, logger = createLogger(config.
   await watchlists.attach(queue);
   await attachOnboardingChecks(queue, { db, analysis, screening, logger });
   await attachRateLimitCleanup(queue, db, logger);
+  await attachIdempotencyCleanup(queue, db);
   onboarding.attach(queue);
   const graphql = createGraphQLServer({ schema, db, files, analysis, watchlists, screening, onboarding, logger });
   const app = createApp({

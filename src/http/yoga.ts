@@ -11,6 +11,7 @@ import type { WatchlistService } from '../screening/watchlist-service.ts';
 import type { FileService } from '../files/file-service.ts';
 import type { OnboardingService } from '../onboarding/onboarding-service.ts';
 import { unauthenticated } from '../errors.ts';
+import { useIdempotency } from './idempotency.ts';
 import { createMaskError } from './mask-error.ts';
 import { currentRequestId } from './request-scope.ts';
 
@@ -65,6 +66,7 @@ export function createGraphQLServer(options: {
     },
     maskedErrors: { maskError: createMaskError(schema, logger) },
     plugins: [
+      useIdempotency(db, logger),
       {
         onRequestParse({ serverContext, setRequestParser }) {
           const params = (serverContext as Partial<ServerContext> | undefined)?.graphqlParams;
