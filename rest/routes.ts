@@ -18,6 +18,7 @@ import {
   GetBusinessCaseOwnershipDocument,
   ListNotesDocument,
   ListWatchlistsDocument,
+  ListAuditEventsDocument,
   AssessConsumerCaseRiskDocument,
   AssessBusinessCaseRiskDocument,
   GetConsumerCaseRiskAssessmentDocument,
@@ -67,6 +68,14 @@ const page = { page: fromQuery('page', 'int'), limit: fromQuery('limit', 'int') 
 
 /** Every `/v1` endpoint, each a named operation in graphql/operations/. */
 export const routes: RestRoute[] = [
+  route({
+    method: 'GET', path: '/v1/audit-events', summary: 'The audit trail: every change, who made it, before and after',
+    operation: ListAuditEventsDocument,
+    variables: {
+      ...page, resourceType: fromQuery('resourceType'), resourceId: fromQuery('resourceId'), action: fromQuery('action'), requestId: fromQuery('requestId'),
+    },
+    result: 'auditEvents', envelope: 'success', status: 200,
+  }),
   route({
     method: 'POST', path: '/v1/consumer-cases', summary: 'Create a consumer case',
     operation: CreateConsumerCaseDocument,

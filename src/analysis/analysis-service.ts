@@ -84,7 +84,7 @@ export class AnalysisService {
   }
 
   private async runJob({ analysisId, organizationId }: AnalysisJob, lastAttempt: boolean) {
-    const db = forOrganization(this.options.db, organizationId);
+    const db = forOrganization(this.options.db, organizationId, { actor: 'document analysis' });
     const analysis = await db.documentAnalysis.findUnique({ where: { id: analysisId }, include: { file: true } });
     // Gone (file deleted) or already finished by an earlier attempt: nothing to do.
     if (!analysis || analysis.status === 'SUCCEEDED' || analysis.status === 'FAILED') return;

@@ -23,6 +23,7 @@ export const PERMISSIONS = {
   'screening:configure': 'Change the organization\'s screening settings (threshold, adverse media)',
   'risk:read': 'Read risk assessments and their history',
   'risk:write': 'Run risk assessments (and open enhanced due diligence tasks)',
+  'audit:read': 'Read the audit trail (every change, who made it, before and after)',
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -36,9 +36,18 @@ function scopeArgs(operation: string, args: AnyArgs, organizationId: string): An
  * gets the organization in its filter (or its data, for creates), and runs in
  * a transaction as the `compliance_tenant` role with `app.organization_id`
  * set, so PostgreSQL's row-level security enforces the same rule, including
- * for nested relation loads that the filter above cannot reach.
+ * for nested relation loads that the filter above cannot reach. The actor
+ * and request id go along for the audit trail (audit_events).
  */
-export function forOrganization(db: Database, organizationId: string) {
+/** Who is acting, for the audit trail (the database's audit trigger reads these). */
+export interface Actor {
+  actor: string;
+  requestId?: string;
+}
+
+export function forOrganization(db: Database, organizationId: string, who?: Actor) {
+  const actor = who?.actor ?? '';
+  const requestId = who?.requestId ?? '';
   return db.$extends({
     name: 'organization-scope',
     query: {
@@ -48,7 +57,8 @@ export function forOrganization(db: Database, organizationId: string) {
             ? scopeArgs(operation, args as AnyArgs, organizationId)
             : args;
           const [, result] = await db.$transaction([
-            db.$executeRaw`SELECT set_config('role', 'compliance_tenant', TRUE), set_config('app.organization_id', ${organizationId}, TRUE)`,
+            db.$executeRaw`SELECT set_config('role', 'compliance_tenant', TRUE), set_config('app.organization_id', ${organizationId}, TRUE),
+              set_config('app.actor', ${actor}, TRUE), set_config('app.request_id', ${requestId}, TRUE)`,
             query(scopedArgs as typeof args),
           ]);
           return result;

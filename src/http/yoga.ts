@@ -79,7 +79,11 @@ export function createGraphQLServer(options: {
     context: ({ koa }): Context => {
       const apiKey = koa.state.apiKey;
       if (!apiKey) throw unauthenticated();
-      return { requestId: currentRequestId() ?? '', apiKey, db: forOrganization(db, apiKey.organizationId), files, analysis, watchlists, screening, onboarding };
+      const requestId = currentRequestId() ?? '';
+      return {
+        requestId, apiKey, db: forOrganization(db, apiKey.organizationId, { actor: apiKey.name, requestId }),
+        files, analysis, watchlists, screening, onboarding,
+      };
     },
   });
 }

@@ -72,7 +72,7 @@ export async function queueDueChecks(queue: JobQueue, db: Database, submittedBef
  * what did not finish.
  */
 export async function runOnboardingChecks({ organizationId, invitationId }: OnboardingJob, { db: rootDb, analysis, screening, logger }: Dependencies) {
-  const db = forOrganization(rootDb, organizationId);
+  const db = forOrganization(rootDb, organizationId, { actor: ONBOARDING_ACTOR });
   const invitation = await db.onboardingInvitation.findUnique({
     where: { id: invitationId },
     select: { consumerCaseId: true, submittedAt: true, checksCompletedAt: true, identityFile: { select: { id: true, key: true } } },

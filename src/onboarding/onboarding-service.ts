@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
 import { inTenantTransaction } from '../db/tenant-transaction.ts';
 import { forOrganization } from '../db/tenant.ts';
+import { currentRequestId } from '../http/request-scope.ts';
 import { CONSUMER_CASE_TRANSITIONS } from '../domain/consumer-case-status.ts';
 import { AppError, badRequest, conflict, InvalidFieldsError, invalidInput, notFound } from '../errors.ts';
 import type { FileService, FileUpload } from '../files/file-service.ts';
@@ -50,6 +51,9 @@ export class ClosedLinkError extends AppError {
     this.title = text.title;
   }
 }
+
+/** The person on the onboarding page, as the audit trail names them. */
+const personActor = () => ({ actor: 'onboarding page', requestId: currentRequestId() });
 
 // Statuses from which a submission moves the case to the analysts' queue.
 const canMoveToReview = (status: string) =>
@@ -138,7 +142,7 @@ export class OnboardingService {
         return { token, invitationId: invitation.id, consumerCaseId, expiresAt: invitation.expiresAt, linkedExistingCase: Boolean(existing) };
       },
       // The mail server's own timeouts bound this (src/mail/mailer.ts).
-      { timeoutMs: 60_000 },
+      { timeoutMs: 60_000, who: { actor: invitedBy, requestId: currentRequestId() } },
     );
   }
 
@@ -164,7 +168,7 @@ export class OnboardingService {
   async open(token: string) {
     const invitation = await this.usable(token);
     if (!invitation.openedAt) {
-      const db = forOrganization(this.options.db, invitation.organizationId);
+      const db = forOrganization(this.options.db, invitation.organizationId, personActor());
       const { openedAt } = await db.onboardingInvitation.update({ where: { id: invitation.id }, data: { openedAt: new Date() }, select: { openedAt: true } });
       invitation.openedAt = openedAt;
     }
@@ -176,7 +180,7 @@ export class OnboardingService {
     if (typeof values !== 'object' || values === null || Array.isArray(values)) throw new InvalidFieldsError({ values: 'must be an object of field values' });
     const parsed = DraftValues.safeParse(values);
     if (!parsed.success) throw new InvalidFieldsError(issuesByField(parsed.error.issues));
-    const db = forOrganization(this.options.db, invitation.organizationId);
+    const db = forOrganization(this.options.db, invitation.organizationId, personActor());
     await db.onboardingInvitation.updateMany({ where: { id: invitation.id, submittedAt: null }, data: { draft: parsed.data } });
     return { saved: true };
   }
@@ -209,7 +213,7 @@ export class OnboardingService {
   async upload(token: string, kindName: string, documentType: string | undefined, upload: Promise<FileUpload>) {
     const { invitation, kind, identityType } = await this.uploadTarget(token, kindName, documentType);
     const { organizationId } = invitation;
-    const db = forOrganization(this.options.db, organizationId);
+    const db = forOrganization(this.options.db, organizationId, personActor());
     const stored = await this.options.files.upload(db, organizationId, 'PRIVATE', upload);
     const identity = kind === 'IDENTITY_DOCUMENT';
     const previous = identity ? invitation.identityFile : invitation.proofOfAddressFile;
@@ -291,7 +295,7 @@ export class OnboardingService {
         select: { id: true },
       });
       return task.id;
-    });
+    }, { who: personActor() });
     await this.afterSubmission({ organizationId, invitationId: invitation.id });
     return { state: 'SUBMITTED' as const, submittedAt, consumerCaseId: invitation.consumerCaseId, taskId };
   }

@@ -16,5 +16,6 @@ import './case-screening.ts';
 import './screening-settings.ts';
 import './risk-assessment.ts';
 import './onboarding.ts';
+import './audit-event.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

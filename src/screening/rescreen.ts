@@ -53,7 +53,7 @@ export async function rescreenAfterListChange(
   if (deltas.every((delta) => delta.entities.size === 0)) return summary;
   const organizations = await deps.db.organization.findMany({ select: { id: true }, orderBy: { id: 'asc' } });
   for (const { id: organizationId } of organizations) {
-    const db = forOrganization(deps.db, organizationId);
+    const db = forOrganization(deps.db, organizationId, { actor: 'watchlist re-screening' });
     const latest = await db.screening.findMany({
       where: { target: { not: 'AD_HOC' } },
       distinct: ['subjectKey'],

@@ -19,6 +19,7 @@ afterAll(() => service.stop());
 
 /** The documented permission of every endpoint (README, "Permissions"). */
 const DOCUMENTED: Record<string, Permission> = {
+  'GET /v1/audit-events': 'audit:read',
   'POST /v1/consumer-cases': 'consumer_cases:write',
   'POST /v1/consumer-cases/onboarding/send-email': 'consumer_cases:write',
   'GET /v1/consumer-cases/onboarding/:token': 'consumer_cases:read',
