@@ -18,6 +18,7 @@ import { apiDocs } from './api-docs.ts';
 import { healthEndpoints } from './health.ts';
 import { rateLimit, type RateLimits } from './rate-limit.ts';
 import { createMetrics } from './metrics.ts';
+import { databaseUnavailable, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { requestScope } from './request-scope.ts';
 import type { GraphQLServer } from './yoga.ts';
 
@@ -70,7 +71,9 @@ export function createApp(options: {
       if (ctx.status === 404 && ctx.body === undefined) {
         throw notFound(`Cannot ${ctx.method} ${ctx.path}`);
       }
-    } catch (error) {
+    } catch (caught) {
+      // Outside GraphQL (authentication, onboarding pages) the same rule: no database is a 503.
+      const error = isDatabaseUnavailable(caught) && !(caught instanceof AppError) ? databaseUnavailable() : caught;
       const status = statusOf(error);
       if (status >= 500) logger.error({ err: error }, 'unhandled error');
       // Typed errors say what happened (503 included); anything else at 5xx is masked.
