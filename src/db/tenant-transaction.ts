@@ -1,6 +1,6 @@
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { Database } from './client.ts';
-import type { Actor } from './tenant.ts';
+import { type Actor, enterTenant } from './tenant.ts';
 
 export type TenantTransaction = Prisma.TransactionClient;
 
@@ -16,12 +16,9 @@ export function inTenantTransaction<T>(
   work: (tx: TenantTransaction) => Promise<T>,
   options: { timeoutMs?: number; who?: Actor } = {},
 ): Promise<T> {
-  const actor = options.who?.actor ?? '';
-  const requestId = options.who?.requestId ?? '';
   return db.$transaction(
     async (tx) => {
-      await tx.$executeRaw`SELECT set_config('role', 'compliance_tenant', TRUE), set_config('app.organization_id', ${organizationId}, TRUE),
-        set_config('app.actor', ${actor}, TRUE), set_config('app.request_id', ${requestId}, TRUE)`;
+      await enterTenant(tx, organizationId, options.who);
       return work(tx);
     },
     { maxWait: 5_000, timeout: options.timeoutMs ?? 15_000 },

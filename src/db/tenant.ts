@@ -31,6 +31,21 @@ function scopeArgs(operation: string, args: AnyArgs, organizationId: string): An
   return scoped;
 }
 
+/** Who is acting, for the audit trail (the database's audit trigger reads these). */
+export interface Actor {
+  actor: string;
+  requestId?: string;
+}
+
+/**
+ * The statement that opens every tenant transaction: the `compliance_tenant`
+ * role (row-level security), the organization, and who acts (audit trail).
+ */
+export function enterTenant(client: Pick<Database, '$executeRaw'>, organizationId: string, who?: Actor) {
+  return client.$executeRaw`SELECT set_config('role', 'compliance_tenant', TRUE), set_config('app.organization_id', ${organizationId}, TRUE),
+    set_config('app.actor', ${who?.actor ?? ''}, TRUE), set_config('app.request_id', ${who?.requestId ?? ''}, TRUE)`;
+}
+
 /**
  * The one place organization scoping happens. Every query on a tenant model
  * gets the organization in its filter (or its data, for creates), and runs in
@@ -39,15 +54,7 @@ function scopeArgs(operation: string, args: AnyArgs, organizationId: string): An
  * for nested relation loads that the filter above cannot reach. The actor
  * and request id go along for the audit trail (audit_events).
  */
-/** Who is acting, for the audit trail (the database's audit trigger reads these). */
-export interface Actor {
-  actor: string;
-  requestId?: string;
-}
-
 export function forOrganization(db: Database, organizationId: string, who?: Actor) {
-  const actor = who?.actor ?? '';
-  const requestId = who?.requestId ?? '';
   return db.$extends({
     name: 'organization-scope',
     query: {
@@ -56,11 +63,7 @@ export function forOrganization(db: Database, organizationId: string, who?: Acto
           const scopedArgs = TENANT_MODELS.has(model)
             ? scopeArgs(operation, args as AnyArgs, organizationId)
             : args;
-          const [, result] = await db.$transaction([
-            db.$executeRaw`SELECT set_config('role', 'compliance_tenant', TRUE), set_config('app.organization_id', ${organizationId}, TRUE),
-              set_config('app.actor', ${actor}, TRUE), set_config('app.request_id', ${requestId}, TRUE)`,
-            query(scopedArgs as typeof args),
-          ]);
+          const [, result] = await db.$transaction([enterTenant(db, organizationId, who), query(scopedArgs as typeof args)]);
           return result;
         },
       },

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Context } from '../context.ts';
 import type { Database } from '../db/client.ts';
 import { AppError, badRequest, conflict } from '../errors.ts';
-import type { JobQueue } from '../jobs/queue.ts';
+import { type JobQueue, scheduleJob } from '../jobs/queue.ts';
 import type { ServerContext } from './yoga.ts';
 
 const TTL_MS = 24 * 3_600_000;
@@ -75,9 +75,6 @@ export function useIdempotency(db: Database, logger: Logger): Plugin<ServerConte
 
 /** Deletes keys older than 24 hours, every ten minutes, on one instance. */
 export async function attachIdempotencyCleanup(queue: JobQueue, db: Database) {
-  await queue.createQueue(CLEANUP_QUEUE, { name: CLEANUP_QUEUE, policy: 'singleton' });
-  await queue.schedule(CLEANUP_QUEUE, '*/10 * * * *');
-  await queue.work(CLEANUP_QUEUE, async () => {
-    await db.idempotencyKey.deleteMany({ where: { createdAt: { lt: new Date(Date.now() - TTL_MS) } } });
-  });
+  await scheduleJob(queue, CLEANUP_QUEUE, '*/10 * * * *', () =>
+    db.idempotencyKey.deleteMany({ where: { createdAt: { lt: new Date(Date.now() - TTL_MS) } } }));
 }

@@ -79,10 +79,10 @@ export function onboardingPages(onboarding: OnboardingService, limits: { bodyLim
     if (Object.keys(unknown).length) throw badRequest(`Unknown query parameter: ${Object.keys(unknown).join(', ')}`);
     if (Array.isArray(documentType)) throw badRequest('documentType: must be given once');
     // Refuse a dead link, a kind not asked for or a bad type before reading (and storing) the file.
-    await onboarding.uploadTarget(ctx.params.token!, ctx.params.kind!, documentType);
+    const target = await onboarding.uploadTarget(ctx.params.token!, ctx.params.kind!, documentType);
     const { upload, cleanup } = await readFilePart(ctx, 'file', limits.maxUploadBytes);
     try {
-      return await onboarding.upload(ctx.params.token!, ctx.params.kind!, documentType, upload.promise as Promise<FileUpload>);
+      return await onboarding.upload(ctx.params.token!, target, upload.promise as Promise<FileUpload>);
     } finally {
       await cleanup();
     }

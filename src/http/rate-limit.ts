@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
 import { AppError } from '../errors.ts';
-import type { JobQueue } from '../jobs/queue.ts';
+import { type JobQueue, scheduleJob } from '../jobs/queue.ts';
 import type { AuthState } from './authenticate.ts';
 
 export interface RateLimits {
@@ -54,9 +54,7 @@ export function rateLimit(db: Database, limits: RateLimits): Middleware<AuthStat
 
 /** Deletes counters of windows that ended over an hour ago, every ten minutes, on one instance. */
 export async function attachRateLimitCleanup(queue: JobQueue, db: Database, logger: Logger) {
-  await queue.createQueue(CLEANUP_QUEUE, { name: CLEANUP_QUEUE, policy: 'singleton' });
-  await queue.schedule(CLEANUP_QUEUE, '*/10 * * * *');
-  await queue.work(CLEANUP_QUEUE, async () => {
+  await scheduleJob(queue, CLEANUP_QUEUE, '*/10 * * * *', async () => {
     const { count } = await db.rateLimitWindow.deleteMany({ where: { windowStart: { lt: new Date(Date.now() - 86_400_000 - 3_600_000) } } });
     if (count) logger.debug({ count }, 'old rate-limit windows deleted');
   });

@@ -14,6 +14,15 @@ export async function startJobQueue(databaseUrl: string, logger: Logger, schema 
   return boss;
 }
 
+/** A job that runs on a cron schedule on one instance at a time (singleton queue). */
+export async function scheduleJob(queue: JobQueue, name: string, cron: string, work: () => Promise<unknown>) {
+  await queue.createQueue(name, { name, policy: 'singleton' });
+  await queue.schedule(name, cron);
+  await queue.work(name, async () => {
+    await work();
+  });
+}
+
 export async function stopJobQueue(boss: JobQueue) {
   // Graceful: running jobs finish (up to the timeout) or go back to the queue.
   await boss.stop({ graceful: true, wait: true, timeout: 20_000 });

@@ -4,7 +4,7 @@ import type { IdentityResult } from '../analysis/identity.ts';
 import type { Database } from '../db/client.ts';
 import { forOrganization, type TenantDatabase } from '../db/tenant.ts';
 import { AppError } from '../errors.ts';
-import type { JobQueue } from '../jobs/queue.ts';
+import { type JobQueue, scheduleJob } from '../jobs/queue.ts';
 import { assessCase } from '../risk/case-assessment.ts';
 import type { ScreeningService } from '../screening/screening-service.ts';
 import { consumerCaseSubject } from '../screening/subjects.ts';
@@ -42,11 +42,7 @@ export async function attachOnboardingChecks(queue: JobQueue, dependencies: Depe
   await queue.work<OnboardingJob>(ONBOARDING_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
     if (job) await runOnboardingChecks(job.data, dependencies);
   });
-  await queue.createQueue(SWEEP_QUEUE, { name: SWEEP_QUEUE, policy: 'singleton' });
-  await queue.schedule(SWEEP_QUEUE, '* * * * *');
-  await queue.work(SWEEP_QUEUE, async () => {
-    await queueDueChecks(queue, dependencies.db, new Date(Date.now() - SWEEP_GRACE_MS));
-  });
+  await scheduleJob(queue, SWEEP_QUEUE, '* * * * *', () => queueDueChecks(queue, dependencies.db, new Date(Date.now() - SWEEP_GRACE_MS)));
 }
 
 /** Queues the checks of submissions made before `submittedBefore` that have not completed. */

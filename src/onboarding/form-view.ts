@@ -86,9 +86,12 @@ export function formView(invitation: InvitationWithCase, now = new Date()): Form
   };
 }
 
-/** Country choices for the page's selects, by English name. */
-export function countryChoices(): Array<{ code: string; name: string }> {
-  return Object.entries(countries.getNames('en', { select: 'official' }))
+let choices: ReadonlyArray<{ code: string; name: string }> | undefined;
+
+/** Country choices for the page's selects, by English name (built once: every form load sends them). */
+export function countryChoices(): ReadonlyArray<{ code: string; name: string }> {
+  choices ??= Object.entries(countries.getNames('en', { select: 'official' }))
     .map(([code, name]) => ({ code, name }))
     .sort((a, b) => a.name.localeCompare(b.name, 'en'));
+  return choices;
 }

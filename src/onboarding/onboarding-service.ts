@@ -210,8 +210,8 @@ export class OnboardingService {
    * submission), so a file is never both replaced and submitted; the loser's
    * file is deleted and it answers 409.
    */
-  async upload(token: string, kindName: string, documentType: string | undefined, upload: Promise<FileUpload>) {
-    const { invitation, kind, identityType } = await this.uploadTarget(token, kindName, documentType);
+  async upload(token: string, target: Awaited<ReturnType<OnboardingService['uploadTarget']>>, upload: Promise<FileUpload>) {
+    const { invitation, kind, identityType } = target;
     const { organizationId } = invitation;
     const db = forOrganization(this.options.db, organizationId, personActor());
     const stored = await this.options.files.upload(db, organizationId, 'PRIVATE', upload);

@@ -7,10 +7,10 @@ import { textSearch } from '../db/text-search.ts';
 import { assertBusinessCaseTransition } from '../domain/business-case-status.ts';
 import * as kyb from '../domain/kyb-validation.ts';
 import * as rules from '../domain/validation.ts';
-import { Prisma } from '../generated/prisma/client.ts';
 import { BusinessCaseStatus, BusinessEntityType, RecommendationLevel } from '../generated/prisma/enums.ts';
 import { invalidInput } from '../errors.ts';
 import { AddressInput, AddressRef } from './address.ts';
+import { jsonColumn } from '../db/json-column.ts';
 import { findOr404 } from './find-or-404.ts';
 import { listOf, NEWEST_FIRST, pageArgs, pageOf } from './pagination.ts';
 
@@ -208,14 +208,13 @@ const UpdateBusinessCaseInput = builder.inputType('UpdateBusinessCaseInput', {
   fields: (t) => ({ ...businessCaseFields(t, false), status: t.field({ type: BusinessCaseStatusEnum }) }),
 });
 
-/** JSON columns take `Prisma.DbNull` to clear; the API's null means "clear". */
+/** The input as columns: addresses are JSON columns (null clears them). */
 function columns<Input extends { registeredAddress?: unknown; operatingAddress?: unknown }>(input: Input) {
   const { registeredAddress, operatingAddress, ...rest } = input;
-  const json = (value: unknown) => (value === null ? Prisma.DbNull : value);
   return {
     ...rest,
-    ...(registeredAddress !== undefined ? { registeredAddress: json(registeredAddress) } : {}),
-    ...(operatingAddress !== undefined ? { operatingAddress: json(operatingAddress) } : {}),
+    ...(registeredAddress !== undefined ? { registeredAddress: jsonColumn(registeredAddress) } : {}),
+    ...(operatingAddress !== undefined ? { operatingAddress: jsonColumn(operatingAddress) } : {}),
   };
 }
 

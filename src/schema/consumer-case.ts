@@ -6,7 +6,7 @@ import * as rules from '../domain/validation.ts';
 import { ConsumerCaseStatus } from '../generated/prisma/enums.ts';
 import type { TenantDatabase } from '../db/tenant.ts';
 import { textSearch } from '../db/text-search.ts';
-import { Prisma } from '../generated/prisma/client.ts';
+import { jsonColumn } from '../db/json-column.ts';
 import { AddressInput, AddressRef } from './address.ts';
 import { findOr404 } from './find-or-404.ts';
 import { listOf, NEWEST_FIRST, pageArgs, pageOf } from './pagination.ts';
@@ -131,9 +131,6 @@ const UpdateConsumerCaseInput = builder.inputType('UpdateConsumerCaseInput', {
   }),
 });
 
-/** The JSON column takes `Prisma.DbNull` to clear; the API's null means "clear". */
-const addressColumn = (address: rules.Address | null | undefined) => (address === null ? Prisma.DbNull : address);
-
 builder.mutationFields((t) => ({
   createConsumerCase: t.prismaField({
     type: ConsumerCase,
@@ -141,7 +138,7 @@ builder.mutationFields((t) => ({
     authScopes: { permission: 'consumer_cases:write' },
     args: { input: t.arg({ type: CreateConsumerCaseInput, required: true }) },
     resolve: (query, _root, { input }, { db, apiKey }) =>
-      db.consumerCase.create({ ...query, data: { ...input, address: addressColumn(input.address), organizationId: apiKey.organizationId } }),
+      db.consumerCase.create({ ...query, data: { ...input, address: input.address === undefined ? undefined : jsonColumn(input.address), organizationId: apiKey.organizationId } }),
   }),
   updateConsumerCase: t.prismaField({
     type: ConsumerCase,
@@ -160,7 +157,7 @@ builder.mutationFields((t) => ({
       return db.consumerCase.update({
         ...query,
         where: { id, status: current.status },
-        data: { ...optional, ...(email ? { email } : {}), ...(status ? { status } : {}), ...(address !== undefined ? { address: addressColumn(address) } : {}) },
+        data: { ...optional, ...(email ? { email } : {}), ...(status ? { status } : {}), ...(address !== undefined ? { address: jsonColumn(address) } : {}) },
       });
     },
   }),

@@ -2,7 +2,6 @@
 // shape (never a 500 or a hang), and the service recovers by itself when the
 // database is back. Runs on its own PostgreSQL so it can be stopped.
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
 import type { RunningService } from '../../src/service.ts';
 import { graphqlClient, restClient } from '../helpers/http.ts';
 import { createOrganization, startTestService, type TestOrganization } from '../helpers/service.ts';
+import { freePort } from '../helpers/ports.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 let dataDir: string;
@@ -17,17 +17,6 @@ let port: number;
 let database: { url: string; stop: () => Promise<void> };
 let service: RunningService;
 let org: TestOrganization;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port: free } = server.address() as { port: number };
-      server.close(() => resolve(free));
-    });
-  });
-}
 
 const start = () => startEmbeddedPostgres({ dataDir, port, ephemeral: false });
 

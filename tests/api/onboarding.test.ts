@@ -5,16 +5,15 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.ts';
 import { queueDueChecks } from '../../src/onboarding/after-submission.ts';
 import type { RunningService } from '../../src/service.ts';
 import { graphqlClient, restClient } from '../helpers/http.ts';
 import { passportImage, png } from '../helpers/sample-files.ts';
 import { createOrganization, startTestService, type TestOrganization } from '../helpers/service.ts';
+import { capturedLogs } from '../helpers/logs.ts';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -27,7 +26,7 @@ let org: TestOrganization;
 let rest: ReturnType<typeof restClient>;
 let person: ReturnType<typeof restClient>;
 /** Every log line the service writes, and every token it issued here. */
-const logLines: string[] = [];
+const { logger: serviceLogger, lines: logLines } = capturedLogs();
 const issuedTokens: string[] = [];
 
 const uniqueEmail = (name: string) => `${name}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.org`;
@@ -71,9 +70,8 @@ const VALID_VALUES = {
 beforeAll(async () => {
   smtp = await startSmtpServer({ refuseRecipients: /^refused/ });
   const sources = [{ id: PEPS, name: 'US Congress PEPs', format: 'senzing-json', files: { primary: `${DATASETS}us_congress_senzing.json` } }];
-  const sink = new Writable({ write(chunk, _encoding, done) { logLines.push(String(chunk)); done(); } });
   service = await startTestService({
-    logger: createLogger('info', sink),
+    logger: serviceLogger,
     env: { SMTP_URL: smtp.url, MAIL_FROM: 'kyc@bank.example', MAIL_ALLOWED_FROM_DOMAINS: 'acme.example, Bank.example', WATCHLIST_SOURCES: JSON.stringify(sources), WATCHLIST_REFRESH_CRON: 'off', ADVERSE_MEDIA_PROVIDER: 'off' },
   });
   org = await createOrganization(service.db, undefined, 'onboarding');
@@ -264,9 +262,8 @@ describe('POST /v1/consumer-cases/onboarding/send-email', () => {
 
   it('without SMTP_URL writes the email to the local outbox and logs the link', async () => {
     const outbox = await mkdtemp(join(tmpdir(), 'onboarding-outbox-'));
-    const lines: string[] = [];
-    const sink = new Writable({ write(chunk, _encoding, done) { lines.push(String(chunk)); done(); } });
-    const local = await startTestService({ env: { MAIL_OUTBOX_DIR: outbox }, logger: createLogger('info', sink) });
+    const { logger, lines } = capturedLogs();
+    const local = await startTestService({ env: { MAIL_OUTBOX_DIR: outbox }, logger });
     try {
       const localOrg = await createOrganization(local.db, undefined, 'outbox');
       const email = uniqueEmail('outbox');

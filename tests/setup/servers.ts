@@ -3,13 +3,13 @@
 // TEST_DATABASE_URL names one) with the migrations applied, and an
 // S3-protocol server that checks signatures (the embedded s3rver).
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { startEmbeddedS3 } from '../../src/storage/embedded-s3.ts';
+import { freePort } from '../helpers/ports.ts';
 
 export const TEST_BUCKET = 'test-files';
 
@@ -25,17 +25,6 @@ declare module 'vitest' {
     s3Endpoint: string;
     s3Directory: string;
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export default async function setup(project: TestProject) {
