@@ -119,10 +119,12 @@ describe('POST /v1/files/upload/private and signed URLs', () => {
   });
 
   it('refuses an expired URL', async () => {
-    const response = await rest('GET', `/v1/files/signed-url?key=${encodeURIComponent(fileKey)}&expiresIn=1`);
+    // Signing time is whole seconds, so a 1 s URL can be stale before a loaded machine fetches it.
+    const response = await rest('GET', `/v1/files/signed-url?key=${encodeURIComponent(fileKey)}&expiresIn=4`);
     expect(response.status).toBe(200);
     expect((await fetch(response.body.url)).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 2100));
+    const pastExpiry = Date.parse(response.body.expires) + 1100 - Date.now();
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, pastExpiry)));
     expect(Date.parse(response.body.expires)).toBeLessThan(Date.now());
     expect((await fetch(response.body.url)).status).toBe(403);
   });
