@@ -1,5 +1,16 @@
 import {
   AddTaskAssigneeDocument,
+  CreateWebhookEndpointDocument,
+  DeleteWebhookEndpointDocument,
+  GetEventDocument,
+  GetWebhookDeliveryDocument,
+  GetWebhookEndpointDocument,
+  ListEventsDocument,
+  ListWebhookDeliveriesDocument,
+  ListWebhookEndpointsDocument,
+  ReplayWebhookDeliveryDocument,
+  RotateWebhookEndpointSecretDocument,
+  UpdateWebhookEndpointDocument,
   CreateConsumerCaseDocument,
   SendOnboardingEmailDocument,
   GetConsumerOnboardingDocument,
@@ -441,5 +452,65 @@ export const routes: RestRoute[] = [
     method: 'POST', path: '/v1/document-analysis/analyze-id', summary: 'Identity fields of a passport or ID card',
     operation: AnalyzeIdentityDocumentDocument,
     variables: { fileKey: fromBody('fileKey') }, result: 'analyzeIdentityDocument', envelope: 'data', status: 200,
+  }),
+  route({
+    method: 'GET', path: '/v1/events', summary: 'The event feed, oldest first after a cursor (`after`: the previous call\'s `next`)',
+    operation: ListEventsDocument,
+    variables: {
+      after: fromQuery('after'), since: fromQuery('since'), limit: fromQuery('limit', 'int'),
+      type: fromQuery('type'), resourceType: fromQuery('resourceType'), resourceId: fromQuery('resourceId'),
+    },
+    result: 'events', envelope: 'success', status: 200,
+  }),
+  route({
+    method: 'GET', path: '/v1/events/:id', summary: 'Get an event (the body its webhooks post)',
+    operation: GetEventDocument,
+    variables: { id: fromPath('id') }, result: 'event', envelope: 'none', status: 200,
+  }),
+  route({
+    method: 'POST', path: '/v1/webhook-endpoints', summary: 'Register a webhook endpoint (the answer holds its signing secret, shown once)',
+    operation: CreateWebhookEndpointDocument,
+    variables: { input: fromBody() }, result: 'createWebhookEndpoint', envelope: 'none', status: 201,
+  }),
+  route({
+    method: 'GET', path: '/v1/webhook-endpoints', summary: 'List webhook endpoints',
+    operation: ListWebhookEndpointsDocument,
+    variables: { ...page }, result: 'webhookEndpoints', envelope: 'success', status: 200,
+  }),
+  route({
+    method: 'GET', path: '/v1/webhook-endpoints/:id', summary: 'Get a webhook endpoint',
+    operation: GetWebhookEndpointDocument,
+    variables: { id: fromPath('id') }, result: 'webhookEndpoint', envelope: 'none', status: 200,
+  }),
+  route({
+    method: 'PATCH', path: '/v1/webhook-endpoints/:id', summary: 'Change a webhook endpoint (URL, event types, description, enabled)',
+    operation: UpdateWebhookEndpointDocument,
+    variables: { id: fromPath('id'), input: fromBody() }, result: 'updateWebhookEndpoint', envelope: 'none', status: 200,
+  }),
+  route({
+    method: 'DELETE', path: '/v1/webhook-endpoints/:id', summary: 'Delete a webhook endpoint and its delivery log',
+    operation: DeleteWebhookEndpointDocument,
+    variables: { id: fromPath('id') }, result: 'deleteWebhookEndpoint', envelope: 'none', status: 200,
+  }),
+  route({
+    method: 'POST', path: '/v1/webhook-endpoints/:id/rotate-secret', summary: 'Replace the signing secret (the answer holds the new one, shown once)',
+    operation: RotateWebhookEndpointSecretDocument,
+    variables: { id: fromPath('id') }, result: 'rotateWebhookEndpointSecret', envelope: 'none', status: 200,
+  }),
+  route({
+    method: 'GET', path: '/v1/webhook-deliveries', summary: 'The webhook delivery log, newest first',
+    operation: ListWebhookDeliveriesDocument,
+    variables: { ...page, endpointId: fromQuery('endpointId'), eventId: fromQuery('eventId'), status: fromQuery('status') },
+    result: 'webhookDeliveries', envelope: 'success', status: 200,
+  }),
+  route({
+    method: 'GET', path: '/v1/webhook-deliveries/:id', summary: 'Get a webhook delivery with its attempts',
+    operation: GetWebhookDeliveryDocument,
+    variables: { id: fromPath('id') }, result: 'webhookDelivery', envelope: 'none', status: 200,
+  }),
+  route({
+    method: 'POST', path: '/v1/webhook-deliveries/:id/replay', summary: 'Send a delivery\'s event again, as a new delivery',
+    operation: ReplayWebhookDeliveryDocument,
+    variables: { id: fromPath('id') }, result: 'replayWebhookDelivery', envelope: 'none', status: 202,
   }),
 ];

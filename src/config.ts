@@ -92,6 +92,22 @@ const EnvSchema = z.object({
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** PostgreSQL schema of the job queue (pg-boss); instances that share work share it. */
   JOB_QUEUE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier').default('pgboss'),
+  /** How often the job queue looks for jobs whose worker died (expired active jobs) and schedules their retry. */
+  JOB_QUEUE_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+  /**
+   * Webhook endpoints on loopback or private networks, and plain http. Unset:
+   * allowed except in production (a tenant must not reach the platform's own network).
+   */
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.enum(['true', 'false']).optional(),
+  /** Attempts per delivery (the first and its retries, with exponential backoff from WEBHOOK_RETRY_DELAY_SECONDS). */
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(10),
+  WEBHOOK_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /** The whole exchange with a receiver, connection to last byte. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** How often each instance hands new deliveries to the job queue. */
+  WEBHOOK_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  /** Events (and their deliveries) older than this are deleted. */
+  EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /** OCR of the local engine. `auto`: the `tesseract` program when installed with English data, else tesseract.js. */
   OCR_ENGINE: z.enum(['auto', 'tesseract', 'tesseract.js']).default('auto'),
   ANALYSIS_MAX_PAGES: z.coerce.number().int().min(1).default(30),
@@ -100,6 +116,11 @@ const EnvSchema = z.object({
   ANALYSIS_WAIT_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
   /** Longest one local analysis may run before its engine process is killed (422). */
   ANALYSIS_TIMEOUT_MS: z.coerce.number().int().min(10).default(120_000),
+  /**
+   * How long an analyze-async job may run before the queue takes its worker for dead and retries it
+   * (a crashed instance's job waits this long); keep it above ANALYSIS_TIMEOUT_MS.
+   */
+  ANALYSIS_JOB_EXPIRE_SECONDS: z.coerce.number().int().min(1).max(86_399).default(900),
 });
 
 export type Config = z.infer<typeof EnvSchema>;

@@ -17,4 +17,6 @@ export interface Context {
   watchlists: WatchlistService;
   screening: ScreeningService;
   onboarding: OnboardingService;
+  /** Whether endpoint URLs may name loopback or private networks (config WEBHOOK_ALLOW_PRIVATE_NETWORKS). */
+  webhooks: { allowPrivateNetworks: boolean };
 }

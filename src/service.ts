@@ -5,7 +5,7 @@ import type { Config } from './config.ts';
 import { createDatabase, type Database } from './db/client.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
 import { migrate } from './db/migrate.ts';
-import { createApp } from './http/app.ts';
+import { answerClientError, createApp } from './http/app.ts';
 import { attachIdempotencyCleanup } from './http/idempotency.ts';
 import { attachRateLimitCleanup } from './http/rate-limit.ts';
 import { createGraphQLServer } from './http/yoga.ts';
@@ -24,6 +24,7 @@ import { resolve } from 'node:path';
 import { createMailer } from './mail/mailer.ts';
 import { attachOnboardingChecks } from './onboarding/after-submission.ts';
 import { OnboardingService } from './onboarding/onboarding-service.ts';
+import { attachWebhooks } from './webhooks/attach-webhooks.ts';
 
 export interface RunningService {
   url: string;
@@ -72,6 +73,7 @@ export async function startService(config: Config, logger = createLogger(config.
     db, store: storage.store, files, logger,
     engine,
     waitTimeoutMs: config.ANALYSIS_WAIT_TIMEOUT_MS,
+    jobExpireSeconds: config.ANALYSIS_JOB_EXPIRE_SECONDS,
   });
   const watchlists = new WatchlistService({
     db, logger, sources: config.WATCHLIST_SOURCES, cron: config.WATCHLIST_REFRESH_CRON === 'off' ? null : config.WATCHLIST_REFRESH_CRON,
@@ -88,7 +90,7 @@ export async function startService(config: Config, logger = createLogger(config.
     allowedFromDomains: config.MAIL_ALLOWED_FROM_DOMAINS,
     defaultCompanyName: config.ONBOARDING_SENDER_COMPANY_NAME,
   });
-  const queue = await startJobQueue(databaseUrl, logger, config.JOB_QUEUE_SCHEMA);
+  const queue = await startJobQueue(databaseUrl, logger, config.JOB_QUEUE_SCHEMA, config.JOB_QUEUE_MAINTENANCE_SECONDS);
   await analysis.attach(queue);
   await attachRescreening(queue, { db, logger, screening });
   await watchlists.attach(queue);
@@ -96,13 +98,25 @@ export async function startService(config: Config, logger = createLogger(config.
   await attachRateLimitCleanup(queue, db, logger);
   await attachIdempotencyCleanup(queue, db);
   onboarding.attach(queue);
-  const graphql = createGraphQLServer({ schema, db, files, analysis, watchlists, screening, onboarding, logger });
+  const webhookSettings = {
+    allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS ? config.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true' : config.NODE_ENV !== 'production',
+    maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
+    retryDelaySeconds: config.WEBHOOK_RETRY_DELAY_SECONDS,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+  };
+  const stopWebhookDispatch = await attachWebhooks(queue, {
+    db, logger, ...webhookSettings, dispatchIntervalMs: config.WEBHOOK_DISPATCH_INTERVAL_MS, retentionDays: config.EVENT_RETENTION_DAYS,
+  });
+  const graphql = createGraphQLServer({
+    schema, db, files, analysis, watchlists, screening, onboarding, logger, webhooks: { allowPrivateNetworks: webhookSettings.allowPrivateNetworks },
+  });
   const app = createApp({
     graphql, schema, db, logger, store: storage.store, onboarding, queue, metricsToken: config.METRICS_TOKEN,
     rateLimits: { perKey: config.RATE_LIMIT_PER_KEY, perOrganization: config.RATE_LIMIT_PER_ORGANIZATION, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS },
     bodyLimit: config.BODY_LIMIT, maxUploadBytes: config.MAX_UPLOAD_BYTES,
   });
   const server: Server = createServer(app.callback());
+  server.on('clientError', answerClientError);
   await new Promise<void>((done) => server.listen(config.PORT, config.HOST, done));
   const { port } = server.address() as AddressInfo;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
@@ -120,6 +134,7 @@ export async function startService(config: Config, logger = createLogger(config.
     stop: async () => {
       // Stop accepting, let in-flight requests finish, then release the pool.
       await new Promise<void>((done) => server.close(() => done()));
+      await stopWebhookDispatch();
       await stopJobQueue(queue);
       mailer.close();
       await engine.stop?.();

@@ -24,6 +24,9 @@ export const PERMISSIONS = {
   'risk:read': 'Read risk assessments and their history',
   'risk:write': 'Run risk assessments (and open enhanced due diligence tasks)',
   'audit:read': 'Read the audit trail (every change, who made it, before and after)',
+  'events:read': 'Read the event feed (consumer_case.created, task.assigned, ...)',
+  'webhooks:read': 'List webhook endpoints and their delivery log',
+  'webhooks:write': 'Create, change and delete webhook endpoints, rotate their secrets and replay deliveries',
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -12,6 +12,7 @@ import type { FileService } from '../files/file-service.ts';
 import type { OnboardingService } from '../onboarding/onboarding-service.ts';
 import { unauthenticated } from '../errors.ts';
 import { useIdempotency } from './idempotency.ts';
+import { useInputChecks } from './input-errors.ts';
 import { createMaskError } from './mask-error.ts';
 import { currentRequestId } from './request-scope.ts';
 
@@ -47,9 +48,10 @@ export function createGraphQLServer(options: {
   watchlists: WatchlistService;
   screening: ScreeningService;
   onboarding: OnboardingService;
+  webhooks: Context['webhooks'];
   logger: Logger;
 }): GraphQLServer {
-  const { schema, db, files, analysis, watchlists, screening, onboarding, logger } = options;
+  const { schema, db, files, analysis, watchlists, screening, onboarding, webhooks, logger } = options;
   return createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -66,6 +68,7 @@ export function createGraphQLServer(options: {
     },
     maskedErrors: { maskError: createMaskError(schema, logger) },
     plugins: [
+      useInputChecks(),
       useIdempotency(db, logger),
       {
         onRequestParse({ serverContext, setRequestParser }) {
@@ -82,7 +85,7 @@ export function createGraphQLServer(options: {
       const requestId = currentRequestId() ?? '';
       return {
         requestId, apiKey, db: forOrganization(db, apiKey.organizationId, { actor: apiKey.name, requestId }),
-        files, analysis, watchlists, screening, onboarding,
+        files, analysis, watchlists, screening, onboarding, webhooks,
       };
     },
   });

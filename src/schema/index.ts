@@ -17,5 +17,8 @@ import './screening-settings.ts';
 import './risk-assessment.ts';
 import './onboarding.ts';
 import './audit-event.ts';
+import './event.ts';
+import './webhook-endpoint.ts';
+import './webhook-delivery.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -20,6 +20,17 @@ afterAll(() => service.stop());
 /** The documented permission of every endpoint (README, "Permissions"). */
 const DOCUMENTED: Record<string, Permission> = {
   'GET /v1/audit-events': 'audit:read',
+  'GET /v1/events': 'events:read',
+  'GET /v1/events/:id': 'events:read',
+  'POST /v1/webhook-endpoints': 'webhooks:write',
+  'GET /v1/webhook-endpoints': 'webhooks:read',
+  'GET /v1/webhook-endpoints/:id': 'webhooks:read',
+  'PATCH /v1/webhook-endpoints/:id': 'webhooks:write',
+  'DELETE /v1/webhook-endpoints/:id': 'webhooks:write',
+  'POST /v1/webhook-endpoints/:id/rotate-secret': 'webhooks:write',
+  'GET /v1/webhook-deliveries': 'webhooks:read',
+  'GET /v1/webhook-deliveries/:id': 'webhooks:read',
+  'POST /v1/webhook-deliveries/:id/replay': 'webhooks:write',
   'POST /v1/consumer-cases': 'consumer_cases:write',
   'POST /v1/consumer-cases/onboarding/send-email': 'consumer_cases:write',
   'GET /v1/consumer-cases/onboarding/:token': 'consumer_cases:read',

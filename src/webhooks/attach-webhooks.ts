@@ -1,0 +1,52 @@
+import type { Logger } from 'pino';
+import type { Database } from '../db/client.ts';
+import { type JobQueue, scheduleJob } from '../jobs/queue.ts';
+import { attemptDelivery, DELIVERY_QUEUE, type DeliverySettings, dispatchDeliveries } from './delivery-worker.ts';
+import { emitOverdueTasks } from './overdue-tasks.ts';
+
+const OVERDUE_QUEUE = 'task-overdue-sweep';
+const RETENTION_QUEUE = 'event-retention';
+
+interface Options extends DeliverySettings {
+  db: Database;
+  logger: Logger;
+  dispatchIntervalMs: number;
+  retentionDays: number;
+}
+
+/**
+ * Webhook delivery on this instance: a dispatcher that polls for planned
+ * deliveries and queues them, the delivery worker, the overdue-task sweep and
+ * the retention clean-up. Returns the dispatcher's stop.
+ */
+export async function attachWebhooks(queue: JobQueue, { db, logger, dispatchIntervalMs, retentionDays, ...settings }: Options) {
+  await queue.createQueue(DELIVERY_QUEUE);
+  // A few deliveries at once, so one slow receiver does not hold up the others.
+  for (let worker = 0; worker < 4; worker += 1) {
+    await queue.work<{ deliveryId: string }>(DELIVERY_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
+      if (job) await attemptDelivery(job.data.deliveryId, db, settings, logger);
+    });
+  }
+  await scheduleJob(queue, OVERDUE_QUEUE, '* * * * *', async () => {
+    const emitted = await emitOverdueTasks(db);
+    if (emitted) logger.info({ emitted }, 'task.overdue events emitted');
+  });
+  await scheduleJob(queue, RETENTION_QUEUE, '17 3 * * *', async () => {
+    // Deliveries and their attempts go with their events (foreign keys cascade).
+    const { count } = await db.event.deleteMany({ where: { createdAt: { lt: new Date(Date.now() - retentionDays * 86_400_000) } } });
+    if (count) logger.info({ count }, 'expired events deleted');
+  });
+
+  let dispatching: Promise<unknown> | null = null;
+  const timer = setInterval(() => {
+    // One dispatch at a time; a slow one makes the next tick a no-op.
+    dispatching ??= dispatchDeliveries(queue, db, settings)
+      .catch((error: unknown) => logger.warn({ err: error }, 'webhook dispatch failed; the next tick tries again'))
+      .finally(() => { dispatching = null; });
+  }, dispatchIntervalMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await dispatching;
+  };
+}

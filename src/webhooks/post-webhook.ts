@@ -1,0 +1,66 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { guardedLookup } from './target-guard.ts';
+
+export interface WebhookResponse {
+  status: number | null;
+  /** The first characters of the response, for the delivery log. */
+  body: string | null;
+  error: string | null;
+  durationMs: number;
+}
+
+const KEPT_RESPONSE_CHARACTERS = 1000;
+
+/**
+ * One POST of a signed payload. Never throws: any outcome (status, network
+ * error, timeout) is a result to record. Redirects are not followed (a 3xx
+ * is a failed attempt), so a receiver cannot bounce requests elsewhere.
+ */
+export function postWebhook(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  options: { timeoutMs: number; allowPrivateNetworks: boolean },
+): Promise<WebhookResponse> {
+  const started = performance.now();
+  const target = new URL(url);
+  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (result: Omit<WebhookResponse, 'durationMs'>) => {
+      if (settled) return;
+      settled = true;
+      resolve({ ...result, durationMs: Math.round(performance.now() - started) });
+    };
+    const outgoing = send(target, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body).toString() },
+      lookup: guardedLookup(options.allowPrivateNetworks),
+      timeout: options.timeoutMs,
+    }, (response) => {
+      const chunks: Buffer[] = [];
+      let kept = 0;
+      response.on('data', (chunk: Buffer) => {
+        if (kept < KEPT_RESPONSE_CHARACTERS * 4) chunks.push(chunk);
+        kept += chunk.length;
+      });
+      response.on('end', () => finish({
+        status: response.statusCode ?? null,
+        body: Buffer.concat(chunks).toString('utf8').slice(0, KEPT_RESPONSE_CHARACTERS),
+        error: null,
+      }));
+      response.on('error', (error) => finish({ status: response.statusCode ?? null, body: null, error: error.message }));
+    });
+    // The whole exchange is bounded, not only the idle time between packets.
+    const deadline = setTimeout(() => outgoing.destroy(new Error(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
+    outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${options.timeoutMs} ms`)));
+    outgoing.on('error', (error) => finish({ status: null, body: null, error: error.message }));
+    outgoing.on('close', () => {
+      clearTimeout(deadline);
+      // Normally settled by now; this covers a connection dropped mid-response.
+      setImmediate(() => finish({ status: null, body: null, error: 'the connection closed before a complete answer' }));
+    });
+    outgoing.end(body);
+  });
+}
