@@ -31,6 +31,7 @@ export interface RunningService {
   databaseUrl: string;
   db: Database;
   files: FileService;
+  analysis: AnalysisService;
   watchlists: WatchlistService;
   screening: ScreeningService;
   onboarding: OnboardingService;
@@ -74,6 +75,8 @@ export async function startService(config: Config, logger = createLogger(config.
     engine,
     waitTimeoutMs: config.ANALYSIS_WAIT_TIMEOUT_MS,
     jobExpireSeconds: config.ANALYSIS_JOB_EXPIRE_SECONDS,
+    // Past every retry of a queued one (expiry, maintenance, delay) with room to spare.
+    abandonedAfterSeconds: 2 * config.ANALYSIS_JOB_EXPIRE_SECONDS + config.JOB_QUEUE_MAINTENANCE_SECONDS + 300,
   });
   const watchlists = new WatchlistService({
     db, logger, sources: config.WATCHLIST_SOURCES, cron: config.WATCHLIST_REFRESH_CRON === 'off' ? null : config.WATCHLIST_REFRESH_CRON,
@@ -124,6 +127,7 @@ export async function startService(config: Config, logger = createLogger(config.
   return {
     url,
     files,
+    analysis,
     watchlists,
     screening,
     onboarding,

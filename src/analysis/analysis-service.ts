@@ -5,7 +5,7 @@ import { forOrganization, type TenantDatabase } from '../db/tenant.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { FileService } from '../files/file-service.ts';
 import type { AnalysisKind } from '../generated/prisma/enums.ts';
-import type { JobQueue } from '../jobs/queue.ts';
+import { type JobQueue, scheduleJob } from '../jobs/queue.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
 import type { Block } from './blocks.ts';
 import type { AnalysisEngine } from './engines/engine.ts';
@@ -29,7 +29,15 @@ export interface AnalysisServiceOptions {
   waitTimeoutMs: number;
   /** How long a queued analysis may run before the queue takes its worker for dead and retries it. */
   jobExpireSeconds?: number;
+  /**
+   * A RUNNING analysis not started again for this long was abandoned: its
+   * instance died (a synchronous one has no job to retry it; a queued one
+   * used up its retries). The sweep records it as FAILED.
+   */
+  abandonedAfterSeconds?: number;
 }
+
+const ABANDONED_SWEEP_QUEUE = 'analysis-abandoned-sweep';
 
 /**
  * Runs document analyses and records each run (document_analyses): inline
@@ -51,6 +59,19 @@ export class AnalysisService {
         if (job) await this.runJob(job.data, job.retryCount >= job.retryLimit);
       },
     );
+    await scheduleJob(queue, ABANDONED_SWEEP_QUEUE, '*/5 * * * *', () => this.failAbandoned());
+  }
+
+  /** Records analyses left RUNNING by a dead instance as FAILED, so none stays running forever. */
+  async failAbandoned(now = new Date()) {
+    const seconds = this.options.abandonedAfterSeconds ?? 2 * (this.options.jobExpireSeconds ?? 900) + 600;
+    // Across organizations by design: the platform's own housekeeping.
+    const { count } = await this.options.db.documentAnalysis.updateMany({
+      where: { status: 'RUNNING', startedAt: { lt: new Date(now.getTime() - seconds * 1000) } },
+      data: { status: 'FAILED', error: 'Interrupted: the instance running this analysis stopped; run it again', completedAt: now },
+    });
+    if (count) this.options.logger.warn({ count }, 'abandoned analyses recorded as failed');
+    return count;
   }
 
   /** Analyzes now and returns the finished record (a failure is recorded, then thrown). */

@@ -371,3 +371,22 @@ describe('GraphQL', () => {
     });
   });
 });
+
+describe('analyses left running by an instance that died', () => {
+  it('are recorded as failed once past every retry, and announced; recent ones are left alone', async () => {
+    const fileKey = await stored(await textPdf([['Abandoned']]));
+    const file = await service.db.storedFile.findUniqueOrThrow({ where: { key: fileKey } });
+    const row = (hoursAgo: number) => service.db.documentAnalysis.create({
+      data: { organizationId: org.id, fileId: file.id, kind: 'TEXT', status: 'RUNNING', startedAt: new Date(Date.now() - hoursAgo * 3_600_000) },
+    });
+    const abandoned = await row(3);
+    const recent = await row(0);
+    expect(await service.analysis.failAbandoned()).toBe(1);
+    const job = await rest('GET', `/v1/document-analysis/jobs/${abandoned.id}`);
+    expect(job.body.data).toMatchObject({ status: 'FAILED', error: 'Interrupted: the instance running this analysis stopped; run it again' });
+    expect((await service.db.documentAnalysis.findUniqueOrThrow({ where: { id: recent.id } })).status).toBe('RUNNING');
+    const events = await rest('GET', `/v1/events?type=document.analyzed&resourceId=${abandoned.id}`);
+    expect(events.body.items.map((e: { data: { status: string } }) => e.data.status)).toEqual(['FAILED']);
+    await service.db.documentAnalysis.update({ where: { id: recent.id }, data: { status: 'FAILED' } });
+  });
+});
