@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import { AppError, badRequest } from '../src/errors.ts';
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i;
 
 function hasBody(ctx: Context): boolean {
@@ -16,13 +17,20 @@ export async function readJsonObject(ctx: Context, limit: string): Promise<Recor
   if (!JSON_TYPE.test(mediaType)) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
   }
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await getRawBody(ctx.req, { limit, encoding: 'utf8', length: ctx.request.length });
+    bytes = await getRawBody(ctx.req, { limit, length: ctx.request.length });
   } catch (error) {
     const type = (error as { type?: string }).type;
     if (type === 'entity.too.large') throw new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than ${limit}`);
     throw badRequest('Request body could not be read');
+  }
+  let text: string;
+  try {
+    // JSON is UTF-8 (RFC 8259): refuse other bytes rather than store replacement characters.
+    text = UTF8.decode(bytes);
+  } catch {
+    throw badRequest('Request body is not valid UTF-8');
   }
   if (text.trim() === '') return {};
   let parsed: unknown;

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import Koa from 'koa';
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
@@ -122,4 +124,28 @@ function statusOf(error: unknown): number {
   const status = (error as { status?: unknown }).status;
   // http-errors from Koa and the router (405, 501, ...) are client-facing.
   return typeof status === 'number' && status >= 400 && status < 600 ? status : 500;
+}
+
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request line or headers too large'],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'Chunk extensions too large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request timeout'],
+};
+
+/**
+ * Requests Node's HTTP parser refuses before Koa sees them (URL or headers too
+ * large, malformed lines) get the shared error shape too; for `clientError`.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex) {
+  const response = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || response?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const [status, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Malformed HTTP request'];
+  const body = JSON.stringify(errorBody(status, message));
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

@@ -1,4 +1,6 @@
-import { type GraphQLSchema, isEnumType } from 'graphql';
+import { type GraphQLSchema, isEnumType, visit } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { AppError, invalidInput } from '../errors.ts';
 
 // graphql-js reports bad variables in its own words ('Variable "$input" got
 // invalid value 5 at "input.email"; String cannot represent a non string
@@ -49,4 +51,61 @@ export function describeVariableError(message: string, schema: GraphQLSchema): s
   }
   const path = pathParts.join('.');
   return path ? `${path}: ${detail}` : detail;
+}
+
+/** Why a string cannot be stored as text: PostgreSQL refuses NUL, and an unpaired surrogate is not Unicode. */
+function textProblem(value: string): string | null {
+  if (value.includes('\0')) return 'must not contain NUL characters';
+  if (/\p{Cs}/u.test(value)) return 'must be valid Unicode (it has an unpaired surrogate)';
+  return null;
+}
+
+/** "title: must not contain NUL characters" for the first bad string in parsed JSON (variables), else null. */
+function variableTextProblem(value: unknown, path: string[]): string | null {
+  if (typeof value === 'string') {
+    const problem = textProblem(value);
+    // `input` wraps REST bodies and says nothing to the client (as in describeVariableError).
+    const field = path.filter((part, index) => !(index === 0 && part === 'input')).join('.');
+    return problem && (field ? `${field}: ${problem}` : problem);
+  }
+  // Only JSON values: uploads and other objects are not text.
+  const plain = Array.isArray(value) || (value !== null && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value)));
+  if (!plain) return null;
+  for (const [key, item] of Object.entries(value as object)) {
+    const problem = variableTextProblem(item, [...path, key]);
+    if (problem) return problem;
+  }
+  return null;
+}
+
+/**
+ * Refuses input that would otherwise fail deep inside (500s): text that
+ * PostgreSQL cannot store (NUL, unpaired surrogates) in variables or string
+ * literals, and documents nested too deeply to parse. Covers REST too, whose
+ * routes run through this pipeline.
+ */
+export function useInputChecks(): Plugin {
+  return {
+    onParse({ parseFn, setParseFn }) {
+      setParseFn((source, options) => {
+        try {
+          return parseFn(source, options);
+        } catch (error) {
+          if (error instanceof RangeError) throw new AppError('BAD_REQUEST', 'Syntax Error: the document is nested too deeply');
+          throw error;
+        }
+      });
+    },
+    onExecute({ args }) {
+      let problem = variableTextProblem(args.variableValues ?? {}, []);
+      if (!problem) {
+        visit(args.document, {
+          StringValue(node) {
+            problem ??= textProblem(node.value) && `A string in the document ${textProblem(node.value)}`;
+          },
+        });
+      }
+      if (problem) throw invalidInput(problem);
+    },
+  };
 }
