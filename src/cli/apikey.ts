@@ -138,7 +138,7 @@ async function main(argv: string[]) {
 }
 
 // Argument mistakes (ours, or node's parseArgs: unknown or malformed options) print the usage.
-const isUsage = (error: unknown) => error instanceof UsageError || String((error as { code?: unknown }).code ?? '').startsWith('ERR_PARSE_ARGS');
+const isUsage = (error: unknown) => error instanceof UsageError || String((error as { code?: unknown } | null | undefined)?.code ?? '').startsWith('ERR_PARSE_ARGS');
 
 main(process.argv.slice(2)).catch((error) => {
   console.error(isUsage(error) ? `${(error as Error).message}\n\n${USAGE}` : error);

@@ -44,7 +44,16 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     onError: (message) => log(String(message)),
   });
   if (fresh) await server.initialise();
-  await server.start();
+  try {
+    await server.start();
+  } catch (error) {
+    // The package rejects without a reason when PostgreSQL exits at once, most
+    // often because another PostgreSQL (on another port) holds this folder.
+    throw new Error(
+      `The embedded PostgreSQL in ${databaseDir} did not start on port ${options.port}${error ? ` (${String(error)})` : ''}. ` +
+        'If the service is already running with another EMBEDDED_PG_PORT, use the same value (or DATABASE_URL).',
+    );
+  }
   if (fresh) await server.createDatabase('compliance');
   return { url, stop: () => server.stop() };
 }
