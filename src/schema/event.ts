@@ -4,7 +4,7 @@ import { builder } from '../builder.ts';
 import type { TenantDatabase } from '../db/tenant.ts';
 import * as rules from '../domain/validation.ts';
 import { gone } from '../errors.ts';
-import { ALL_EVENTS, EVENT_TYPES } from '../webhooks/event-types.ts';
+import { ALL_EVENTS, EVENT_TYPES, isEventTypeOrAll } from '../webhooks/event-types.ts';
 import { findOr404 } from './find-or-404.ts';
 import { MAX_PAGE_SIZE } from './pagination.ts';
 
@@ -38,7 +38,7 @@ const EventFeed = builder.objectRef<EventPage>('EventFeed').implement({
   }),
 });
 
-const eventType = z.string().refine((value) => value === ALL_EVENTS || Object.hasOwn(EVENT_TYPES, value), 'is not a known event type');
+const eventType = z.string().refine(isEventTypeOrAll, 'is not a known event type');
 
 /**
  * Transactions older than every running one: their events are all visible,

@@ -4,7 +4,7 @@ import { builder } from '../builder.ts';
 import type { TenantDatabase } from '../db/tenant.ts';
 import * as rules from '../domain/validation.ts';
 import { conflict, invalidInput } from '../errors.ts';
-import { ALL_EVENTS, EVENT_TYPES } from '../webhooks/event-types.ts';
+import { ALL_EVENTS, EVENT_TYPES, isEventTypeOrAll } from '../webhooks/event-types.ts';
 import { generateWebhookSecret } from '../webhooks/signature.ts';
 import { checkEndpointUrl } from '../webhooks/target-guard.ts';
 import { findOr404 } from './find-or-404.ts';
@@ -45,7 +45,7 @@ export const requireWebhookEndpoint = (db: TenantDatabase, id: string) =>
 
 const url = z.string().trim().min(1, 'must not be empty').max(2048, 'must be at most 2048 characters');
 const eventTypes = z
-  .array(z.string().refine((type) => type === ALL_EVENTS || Object.hasOwn(EVENT_TYPES, type), { error: (issue) => `unknown event type ${JSON.stringify(issue.input)}` }))
+  .array(z.string().refine(isEventTypeOrAll, { error: (issue) => `unknown event type ${JSON.stringify(issue.input)}` }))
   .min(1, 'give at least one event type (or "*")')
   .max(Object.keys(EVENT_TYPES).length + 1, 'has too many entries')
   .refine((types) => new Set(types).size === types.length, 'must not repeat a type');

@@ -29,6 +29,7 @@ export type EventType = keyof typeof EVENT_TYPES;
 /** Subscribes an endpoint to every event type, present and future. */
 export const ALL_EVENTS = '*';
 
-export function isEventType(value: string): value is EventType {
-  return Object.hasOwn(EVENT_TYPES, value);
+/** A known event type, or "*": what subscriptions and feed filters accept. */
+export function isEventTypeOrAll(value: string): boolean {
+  return value === ALL_EVENTS || Object.hasOwn(EVENT_TYPES, value);
 }

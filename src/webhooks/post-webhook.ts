@@ -37,7 +37,6 @@ export function postWebhook(
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body).toString() },
       lookup: guardedLookup(options.allowPrivateNetworks),
-      timeout: options.timeoutMs,
     }, (response) => {
       const chunks: Buffer[] = [];
       let kept = 0;
@@ -54,7 +53,6 @@ export function postWebhook(
     });
     // The whole exchange is bounded, not only the idle time between packets.
     const deadline = setTimeout(() => outgoing.destroy(new Error(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
-    outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${options.timeoutMs} ms`)));
     outgoing.on('error', (error) => finish({ status: null, body: null, error: error.message }));
     outgoing.on('close', () => {
       clearTimeout(deadline);
