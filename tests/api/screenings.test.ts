@@ -18,6 +18,7 @@ const MEDIA_CORPUS = fileURLToPath(new URL('../fixtures/media/corpus/', import.m
 const suffix = Date.now().toString(36);
 const OFAC = `ofac-${suffix}`;
 const PEPS = `peps-${suffix}`;
+const QUEUE_SCHEMA = `jobs_screenings_${suffix}`;
 
 let service: RunningService;
 let org: TestOrganization;
@@ -50,9 +51,18 @@ beforeAll(async () => {
     { id: PEPS, name: 'US Congress PEPs', format: 'senzing-json', files: { primary: join(DATASETS, 'us_congress_senzing.json') } },
   ];
   service = await startTestService({
-    env: { WATCHLIST_SOURCES: JSON.stringify(sources), WATCHLIST_REFRESH_CRON: 'off', ADVERSE_MEDIA_CORPUS: MEDIA_CORPUS },
+    env: { WATCHLIST_SOURCES: JSON.stringify(sources), WATCHLIST_REFRESH_CRON: 'off', ADVERSE_MEDIA_CORPUS: MEDIA_CORPUS, JOB_QUEUE_SCHEMA: QUEUE_SCHEMA },
   });
   await waitFor(async () => (await currentLoad(OFAC)) && (await currentLoad(PEPS)), 'the start-up list load');
+  // The start-up versions queue a re-screening too; once it has run it cannot
+  // re-screen the cases these tests create (a loaded machine may run it late).
+  await waitFor(async () => {
+    const [jobs] = await service.db.$queryRawUnsafe<Array<{ pending: number; done: number }>>(
+      `SELECT count(*) FILTER (WHERE state < 'completed')::int AS pending, count(*) FILTER (WHERE state = 'completed')::int AS done
+         FROM ${QUEUE_SCHEMA}.job WHERE name = 'screening-rescreen'`,
+    );
+    return jobs!.pending === 0 && jobs!.done > 0;
+  }, 'the start-up re-screening');
   org = await createOrganization(service.db, undefined, 'screening');
   rest = restClient(service.url, org.key);
 }, 120_000);
