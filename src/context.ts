@@ -1,5 +1,5 @@
 import type { AuthenticatedKey } from './auth/api-keys.ts';
-import type { TenantDatabase } from './db/tenant.ts';
+import type { SharedReadTransaction, TenantDatabase } from './db/tenant.ts';
 import type { AnalysisService } from './analysis/analysis-service.ts';
 import type { FileService } from './files/file-service.ts';
 import type { OnboardingService } from './onboarding/onboarding-service.ts';
@@ -12,6 +12,8 @@ export interface Context {
   apiKey: AuthenticatedKey;
   /** Scoped to the key's organization (src/db/tenant.ts). */
   db: TenantDatabase;
+  /** Query operations read through this one transaction (src/http/read-transaction.ts). */
+  readTransaction: SharedReadTransaction;
   files: FileService;
   analysis: AnalysisService;
   watchlists: WatchlistService;

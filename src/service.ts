@@ -60,6 +60,8 @@ export async function prepareDatabase(config: Config, logger: Logger) {
 export async function startService(config: Config, logger = createLogger(config.LOG_LEVEL)): Promise<RunningService> {
   const { databaseUrl, stopEmbedded } = await prepareDatabase(config, logger);
   const db = createDatabase(databaseUrl, config.DATABASE_POOL_SIZE);
+  // Read requests' shared transactions have a pool of their own (src/db/tenant.ts).
+  const readDb = createDatabase(databaseUrl, config.DATABASE_POOL_SIZE);
   const storage = await connectObjectStore(config, logger);
   let url = '';
   const files = new FileService({
@@ -111,7 +113,7 @@ export async function startService(config: Config, logger = createLogger(config.
     db, logger, ...webhookSettings, dispatchIntervalMs: config.WEBHOOK_DISPATCH_INTERVAL_MS, retentionDays: config.EVENT_RETENTION_DAYS,
   });
   const graphql = createGraphQLServer({
-    schema, db, files, analysis, watchlists, screening, onboarding, logger, webhooks: { allowPrivateNetworks: webhookSettings.allowPrivateNetworks },
+    schema, db, readDb, files, analysis, watchlists, screening, onboarding, logger, webhooks: { allowPrivateNetworks: webhookSettings.allowPrivateNetworks },
   });
   const app = createApp({
     graphql, schema, db, logger, store: storage.store, onboarding, queue, metricsToken: config.METRICS_TOKEN,
@@ -143,6 +145,7 @@ export async function startService(config: Config, logger = createLogger(config.
       mailer.close();
       await engine.stop?.();
       await db.$disconnect();
+      await readDb.$disconnect();
       await storage.stop();
       await stopEmbedded?.();
     },

@@ -1,5 +1,6 @@
 import { getDatamodel } from '../generated/pothos-types.ts';
 import type { Database } from './client.ts';
+import type { Prisma } from '../generated/prisma/client.ts';
 
 /** Models whose rows belong to one organization (they have `organizationId`). */
 const TENANT_MODELS = new Set(
@@ -41,10 +42,62 @@ export interface Actor {
  * The statement that opens every tenant transaction: the `compliance_tenant`
  * role (row-level security), the organization, and who acts (audit trail).
  */
-export function enterTenant(client: Pick<Database, '$executeRaw'>, organizationId: string, who?: Actor) {
+export function enterTenant(client: Pick<Database, '$executeRaw'>, organizationId: string, who?: Actor, options: { readOnly?: boolean } = {}) {
   return client.$executeRaw`SELECT set_config('role', 'compliance_tenant', TRUE), set_config('app.organization_id', ${organizationId}, TRUE),
-    set_config('app.actor', ${who?.actor ?? ''}, TRUE), set_config('app.request_id', ${who?.requestId ?? ''}, TRUE)`;
+    set_config('app.actor', ${who?.actor ?? ''}, TRUE), set_config('app.request_id', ${who?.requestId ?? ''}, TRUE),
+    set_config('transaction_read_only', ${options.readOnly ? 'on' : 'off'}, TRUE)`;
 }
+
+type TransactionClient = Prisma.TransactionClient;
+
+// Waiting for a connection under load, and the longest a single operation may take.
+const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 60_000 };
+
+/**
+ * One read-only tenant transaction shared by every query of a read request
+ * (a GraphQL query operation): opened by its first query, closed when the
+ * operation is done. A request then pays one BEGIN, one setup statement and
+ * one COMMIT instead of those around each of its queries. It comes from its
+ * own pool (`db`), which holds nothing else, so a request waiting for a
+ * second connection while it holds one cannot starve the other pool.
+ */
+export class SharedReadTransaction {
+  #transaction?: Promise<TransactionClient>;
+  #finish?: () => void;
+  #finished?: Promise<unknown>;
+  active = false;
+
+  constructor(
+    private readonly db: Database,
+    private readonly organizationId: string,
+    private readonly who?: Actor,
+  ) {}
+
+  client(): Promise<TransactionClient> {
+    this.#transaction ??= new Promise<TransactionClient>((resolve, reject) => {
+      const done = new Promise<void>((release) => (this.#finish = release));
+      this.#finished = this.db
+        .$transaction(async (tx) => {
+          await enterTenant(tx, this.organizationId, this.who, { readOnly: true });
+          resolve(tx);
+          await done;
+        }, TRANSACTION_OPTIONS)
+        .catch(reject);
+    });
+    return this.#transaction;
+  }
+
+  /** Ends the transaction (if one was opened) and frees its connection. */
+  async close() {
+    this.active = false;
+    this.#finish?.();
+    await this.#finished?.catch(() => {});
+  }
+}
+
+/** Prisma's client property for a model name (`ConsumerCase` → `consumerCase`). */
+const delegateOf = (client: TransactionClient, model: string) =>
+  (client as unknown as Record<string, Record<string, (args: unknown) => Promise<unknown>>>)[model[0]!.toLowerCase() + model.slice(1)]!;
 
 /**
  * The one place organization scoping happens. Every query on a tenant model
@@ -53,18 +106,27 @@ export function enterTenant(client: Pick<Database, '$executeRaw'>, organizationI
  * set, so PostgreSQL's row-level security enforces the same rule, including
  * for nested relation loads that the filter above cannot reach. The actor
  * and request id go along for the audit trail (audit_events).
+ *
+ * Each query gets its own transaction, unless `shared` is given and active:
+ * then they all run in that one (read requests; src/http/read-transaction.ts).
  */
-export function forOrganization(db: Database, organizationId: string, who?: Actor) {
+export function forOrganization(db: Database, organizationId: string, who?: Actor, shared?: SharedReadTransaction) {
   return db.$extends({
     name: 'organization-scope',
     query: {
       $allModels: {
-        async $allOperations({ model, operation, args, query }) {
+        async $allOperations({ model, operation, args }) {
           const scopedArgs = TENANT_MODELS.has(model)
             ? scopeArgs(operation, args as AnyArgs, organizationId)
             : args;
-          const [, result] = await db.$transaction([enterTenant(db, organizationId, who), query(scopedArgs as typeof args)]);
-          return result;
+          // Through the transaction's own client: single statements whose
+          // query plans Prisma caches (a batch led by a raw statement is
+          // compiled afresh every time).
+          if (shared?.active) return delegateOf(await shared.client(), model)[operation]!(scopedArgs);
+          return db.$transaction(async (tx) => {
+            await enterTenant(tx, organizationId, who);
+            return delegateOf(tx, model)[operation]!(scopedArgs);
+          }, TRANSACTION_OPTIONS);
         },
       },
     },

@@ -93,8 +93,8 @@ export function createApp(options: {
   app.use(onboardingPages(onboarding, { bodyLimit, maxUploadBytes }));
   app.use(apiDocs());
 
-  app.use(authenticateRequests(db));
-  app.use(rateLimit(db, rateLimits));
+  app.use(authenticateRequests(db, rateLimits));
+  app.use(rateLimit(rateLimits));
   app.use(graphqlMultipart({ maxUploadBytes }));
 
   app.use(async (ctx, next) => {
@@ -102,7 +102,9 @@ export function createApp(options: {
     const response = await graphql.handleNodeRequestAndResponse(ctx.req, ctx.res, { koa: ctx, graphqlParams: ctx.state.graphqlParams });
     ctx.status = response.status;
     response.headers.forEach((value, key) => ctx.append(key, value));
-    ctx.body = response.body;
+    // Answers are whole JSON documents (or GraphiQL's page): sent as one buffer
+    // with a length, cheaper than piping a stream.
+    ctx.body = Buffer.from(await response.arrayBuffer());
     if (response.status === 413) hangUpAfterResponse(ctx);
   });
 

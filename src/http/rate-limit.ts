@@ -13,34 +13,34 @@ export interface RateLimits {
 
 const CLEANUP_QUEUE = 'rate-limit-cleanup';
 
+export const limited = (limits: RateLimits) => limits.perKey > 0 || limits.perOrganization > 0;
+
+/** The start of the fixed window `now` falls in. */
+export function currentWindow(limits: RateLimits, now = Date.now()) {
+  const windowMs = limits.windowSeconds * 1000;
+  return new Date(Math.floor(now / windowMs) * windowMs);
+}
+
 /**
  * Fixed-window limits per API key and per organization, counted in
- * PostgreSQL (one upsert of both counters per request), so every instance
- * enforces the same numbers. Every answer carries RateLimit-Limit,
- * -Remaining and -Reset for the tighter of the two; past a limit the answer
- * is 429 with Retry-After, in the shared error shape.
+ * PostgreSQL (the authentication statement upserts both counters:
+ * src/auth/api-keys.ts), so every instance enforces the same numbers. Every
+ * answer carries RateLimit-Limit, -Remaining and -Reset for the tighter of
+ * the two; past a limit the answer is 429 with Retry-After, in the shared
+ * error shape.
  */
-export function rateLimit(db: Database, limits: RateLimits): Middleware<AuthState> {
+export function rateLimit(limits: RateLimits): Middleware<AuthState> {
   return async (ctx, next) => {
-    const key = ctx.state.apiKey;
-    if (!key || (!limits.perKey && !limits.perOrganization)) return next();
+    const counts = ctx.state.requestCounts;
+    if (!counts || !limited(limits)) return next();
     const windowMs = limits.windowSeconds * 1000;
-    const windowStart = new Date(Math.floor(Date.now() / windowMs) * windowMs);
-    const keyBucket = `key:${key.id}`;
-    const orgBucket = `org:${key.organizationId}`;
-    const rows = await db.$queryRaw<Array<{ bucket: string; count: number }>>`
-      INSERT INTO rate_limit_windows (bucket, window_start, count)
-      VALUES (${keyBucket}, ${windowStart}, 1), (${orgBucket}, ${windowStart}, 1)
-      ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
-      RETURNING bucket, count`;
-    const countOf = (bucket: string) => rows.find((row) => row.bucket === bucket)?.count ?? 0;
     const candidates = [
-      { scope: 'API key', limit: limits.perKey, used: countOf(keyBucket) },
-      { scope: 'organization', limit: limits.perOrganization, used: countOf(orgBucket) },
+      { scope: 'API key', limit: limits.perKey, used: counts.key },
+      { scope: 'organization', limit: limits.perOrganization, used: counts.organization },
     ].filter((candidate) => candidate.limit > 0);
     // The binding limit is the one with the fewest requests left.
     const binding = candidates.reduce((a, b) => (b.limit - b.used < a.limit - a.used ? b : a));
-    const reset = Math.max(1, Math.ceil((windowStart.getTime() + windowMs - Date.now()) / 1000));
+    const reset = Math.max(1, Math.ceil((counts.windowStart.getTime() + windowMs - Date.now()) / 1000));
     ctx.set('RateLimit-Limit', String(binding.limit));
     ctx.set('RateLimit-Remaining', String(Math.max(0, binding.limit - binding.used)));
     ctx.set('RateLimit-Reset', String(reset));

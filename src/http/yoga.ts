@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Context as KoaContext } from 'koa';
 import type { Context } from '../context.ts';
 import type { Database } from '../db/client.ts';
-import { forOrganization } from '../db/tenant.ts';
+import { forOrganization, SharedReadTransaction } from '../db/tenant.ts';
 import type { AnalysisService } from '../analysis/analysis-service.ts';
 import type { ScreeningService } from '../screening/screening-service.ts';
 import type { WatchlistService } from '../screening/watchlist-service.ts';
@@ -12,6 +12,7 @@ import type { FileService } from '../files/file-service.ts';
 import type { OnboardingService } from '../onboarding/onboarding-service.ts';
 import { unauthenticated } from '../errors.ts';
 import { useIdempotency } from './idempotency.ts';
+import { useSharedReadTransaction } from './read-transaction.ts';
 import { useInputChecks } from './input-errors.ts';
 import { createMaskError } from './mask-error.ts';
 import { currentRequestId } from './request-scope.ts';
@@ -43,6 +44,8 @@ query RecentConsumerCases {
 export function createGraphQLServer(options: {
   schema: GraphQLSchema;
   db: Database;
+  /** A client with its own pool for read requests' shared transactions (src/db/tenant.ts). */
+  readDb: Database;
   files: FileService;
   analysis: AnalysisService;
   watchlists: WatchlistService;
@@ -51,7 +54,7 @@ export function createGraphQLServer(options: {
   webhooks: Context['webhooks'];
   logger: Logger;
 }): GraphQLServer {
-  const { schema, db, files, analysis, watchlists, screening, onboarding, webhooks, logger } = options;
+  const { schema, db, readDb, files, analysis, watchlists, screening, onboarding, webhooks, logger } = options;
   return createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -70,6 +73,7 @@ export function createGraphQLServer(options: {
     plugins: [
       useInputChecks(),
       useIdempotency(db, logger),
+      useSharedReadTransaction(),
       {
         onRequestParse({ serverContext, setRequestParser }) {
           const params = (serverContext as Partial<ServerContext> | undefined)?.graphqlParams;
@@ -83,8 +87,10 @@ export function createGraphQLServer(options: {
       const apiKey = koa.state.apiKey;
       if (!apiKey) throw unauthenticated();
       const requestId = currentRequestId() ?? '';
+      const who = { actor: apiKey.name, requestId };
+      const readTransaction = new SharedReadTransaction(readDb, apiKey.organizationId, who);
       return {
-        requestId, apiKey, db: forOrganization(db, apiKey.organizationId, { actor: apiKey.name, requestId }),
+        requestId, apiKey, readTransaction, db: forOrganization(db, apiKey.organizationId, who, readTransaction),
         files, analysis, watchlists, screening, onboarding, webhooks,
       };
     },

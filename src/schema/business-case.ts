@@ -136,8 +136,7 @@ builder.queryFields((t) => ({
     authScopes: { permission: 'business_cases:read' },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, { id }, { db }) => {
-      await requireBusinessCase(db, id);
-      return db.businessCase.findUniqueOrThrow({ ...query, where: { id } });
+      return findOr404('Business case', id, (uuid) => db.businessCase.findUnique({ ...query, where: { id: uuid } }));
     },
   }),
 }));

@@ -83,8 +83,7 @@ builder.queryFields((t) => ({
     authScopes: { permission: 'consumer_cases:read' },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, { id }, { db }) => {
-      await requireConsumerCase(db, id);
-      return db.consumerCase.findUniqueOrThrow({ ...query, where: { id } });
+      return findOr404('Consumer case', id, (uuid) => db.consumerCase.findUnique({ ...query, where: { id: uuid } }));
     },
   }),
 }));

@@ -91,8 +91,7 @@ builder.queryFields((t) => ({
     authScopes: { permission: 'documents:read' },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, { id }, { db }) => {
-      await requireDocument(db, id);
-      return db.document.findUniqueOrThrow({ ...query, where: { id } });
+      return findOr404('Document', id, (uuid) => db.document.findUnique({ ...query, where: { id: uuid } }));
     },
   }),
 }));

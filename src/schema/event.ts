@@ -104,8 +104,7 @@ builder.queryFields((t) => ({
     authScopes: { permission: 'events:read' },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, { id }, { db }) => {
-      await findOr404('Event', id, (uuid) => db.event.findUnique({ where: { id: uuid }, select: { id: true } }));
-      return db.event.findUniqueOrThrow({ ...query, where: { id } });
+      return findOr404('Event', id, (uuid) => db.event.findUnique({ ...query, where: { id: uuid } }));
     },
   }),
 }));

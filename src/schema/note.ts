@@ -92,8 +92,7 @@ builder.queryFields((t) => ({
     authScopes: { permission: 'notes:read' },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, { id }, { db }) => {
-      await requireNote(db, id);
-      return db.note.findUniqueOrThrow({ ...query, where: { id } });
+      return findOr404('Note', id, (uuid) => db.note.findUnique({ ...query, where: { id: uuid } }));
     },
   }),
 }));

@@ -113,8 +113,7 @@ builder.queryFields((t) => ({
     authScopes: { permission: 'risk:read' },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, { id }, { db }) => {
-      await requireAssessment(db, id);
-      return db.riskAssessment.findUniqueOrThrow({ ...query, where: { id } });
+      return findOr404('Risk assessment', id, (uuid) => db.riskAssessment.findUnique({ ...query, where: { id: uuid } }));
     },
   }),
   consumerCaseRiskAssessment: t.prismaField({

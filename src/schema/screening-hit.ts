@@ -129,8 +129,7 @@ builder.queryFields((t) => ({
     authScopes: { permission: 'screening:read' },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, { id }, { db }) => {
-      await requireHit(db, id);
-      return db.screeningHit.findUniqueOrThrow({ ...query, where: { id } });
+      return findOr404('Screening hit', id, (uuid) => db.screeningHit.findUnique({ ...query, where: { id: uuid } }));
     },
   }),
 }));

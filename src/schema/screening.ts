@@ -128,8 +128,7 @@ builder.queryFields((t) => ({
     authScopes: { permission: 'screening:read' },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, { id }, { db }) => {
-      await requireScreening(db, id);
-      return db.screening.findUniqueOrThrow({ ...query, where: { id } });
+      return findOr404('Screening', id, (uuid) => db.screening.findUnique({ ...query, where: { id: uuid } }));
     },
   }),
 }));

@@ -90,8 +90,7 @@ builder.queryFields((t) => ({
     authScopes: { permission: 'tasks:read' },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, { id }, { db }) => {
-      await requireTask(db, id);
-      return db.task.findUniqueOrThrow({ ...query, where: { id } });
+      return findOr404('Task', id, (uuid) => db.task.findUnique({ ...query, where: { id: uuid } }));
     },
   }),
 }));

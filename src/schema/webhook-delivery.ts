@@ -86,8 +86,7 @@ builder.queryFields((t) => ({
     authScopes: { permission: 'webhooks:read' },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, { id }, { db }) => {
-      await requireDelivery(db, id);
-      return db.webhookDelivery.findUniqueOrThrow({ ...query, where: { id } });
+      return findOr404('Webhook delivery', id, (uuid) => db.webhookDelivery.findUnique({ ...query, where: { id: uuid } }));
     },
   }),
 }));

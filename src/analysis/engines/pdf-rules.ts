@@ -1,4 +1,4 @@
-import { OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { OPS } from './pdfjs.ts';
 import type { PdfDocument } from './pdf.ts';
 
 /** A horizontal or vertical ruling line in page points, origin top left. */

@@ -1,5 +1,5 @@
 import { createCanvas } from '@napi-rs/canvas';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { getDocument } from './pdfjs.ts';
 import type { RecognizedPage, RecognizedWord } from '../blocks.ts';
 
 interface TextItem {

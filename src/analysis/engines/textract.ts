@@ -10,7 +10,6 @@ import { AppError } from '../../errors.ts';
 import type { Block } from '../blocks.ts';
 import { findMrz, type IdentityDocumentField, type IdentityResult, mrzCheck } from '../identity.ts';
 import type { AnalysisEngine, EngineInput } from './engine.ts';
-import { openPdf } from './pdf.ts';
 
 const FEATURES = ['TABLES', 'FORMS'] as const;
 
@@ -103,6 +102,8 @@ function clientError(error: unknown): AppError {
 
 /** Pages of a PDF (Textract's synchronous API takes one page only). */
 async function pdfPageCount(data: Buffer): Promise<number> {
+  // Loaded on first use: the API process has no other need for pdf.js.
+  const { openPdf } = await import('./pdf.ts');
   const pdf = await openPdf(data).catch(() => {
     throw new AppError('UNPROCESSABLE', 'file: the PDF could not be read');
   });

@@ -1,0 +1,115 @@
+// The API benchmark's part of bench/results.md: figures, ratios, targets, plans.
+import type { ApiBenchResult, TimedRun } from './api-bench.ts';
+
+const fixed = (value: number, digits = 0) => value.toFixed(digits);
+const percent = (part: number, whole: number) => `${fixed((100 * part) / whole)} %`;
+
+export interface TargetCheck {
+  target: string;
+  met: boolean;
+  detail: string;
+}
+
+/** The issue's targets, judged on this run's figures. */
+export function targetChecks(result: ApiBenchResult): TargetCheck[] {
+  const reads = result.scenarios.filter((s) => s.read);
+  const of = (runs: TimedRun[], target: TimedRun['target']) => runs.find((r) => r.target === target)!;
+  const checks: TargetCheck[] = [];
+  for (const side of ['rest', 'graphql'] as const) {
+    const ratios = reads.map((s) => ({ name: s.name, ratio: of(s.runs, side).perSecond / of(s.runs, 'koa-pg').perSecond }));
+    const worst = ratios.reduce((a, b) => (b.ratio < a.ratio ? b : a));
+    checks.push({
+      target: `${side === 'rest' ? 'REST' : 'GraphQL'} reads reach at least 60 % of Koa + pg's throughput`,
+      met: worst.ratio >= 0.6,
+      detail: ratios.map((r) => `${r.name}: ${percent(r.ratio, 1)}`).join('; '),
+    });
+  }
+  const overheads = result.scenarios.map((s) => ({ name: s.name, overhead: 1 - of(s.runs, 'rest').perSecond / of(s.runs, 'graphql').perSecond }));
+  checks.push({
+    target: 'REST adds under 10 % over the same GraphQL operation (throughput lost)',
+    met: overheads.every((o) => o.overhead < 0.1),
+    detail: overheads.map((o) => `${o.name}: ${o.overhead <= 0 ? `none (REST ${percent(-o.overhead, 1)} faster)` : percent(o.overhead, 1)}`).join('; '),
+  });
+  const p99s = result.scenarios.flatMap((s) => s.runs.filter((r) => r.target !== 'koa-pg').map((r) => ({ name: `${s.name} (${r.target})`, p99: r.p99Ms })));
+  checks.push({
+    target: `p99 under 50 ms at the measured peak (${result.connections} connections)`,
+    met: p99s.every((p) => p.p99 < 50),
+    detail: p99s.filter((p) => p.p99 >= 50).map((p) => `${p.name}: ${p.p99} ms`).join('; ') || 'all under 50 ms',
+  });
+  const scans = result.plans.flatMap((p) => p.statements.flatMap((s) => s.sequentialScans.map((table) => `${p.name}: ${table}`)));
+  checks.push({ target: 'List and search queries are index-backed (no sequential scan)', met: scans.length === 0, detail: scans.join('; ') || 'no sequential scan in any plan below' });
+  return checks;
+}
+
+export function apiSection(result: ApiBenchResult, machine: string): string {
+  const { options, seeded } = result;
+  const row = (label: string, run: TimedRun, koa?: TimedRun) =>
+    `| ${label} | ${fixed(run.perSecond)} | ${run.p50Ms} | ${run.p99Ms} | ${run.maxMs} | ${run.cpuMsPerRequest ? fixed(run.cpuMsPerRequest, 2) : ''} | ${percent(run.perSecond, result.bare.perSecond)} | ${koa ? percent(run.perSecond, koa.perSecond) : ''} | ${run.failures} |`;
+  const tables = result.scenarios.map((s) => {
+    const [koa, graphql, rest] = s.runs as [TimedRun, TimedRun, TimedRun];
+    return `| **${s.name}** | | | | | | | | |
+${row('Koa + pg baseline', koa)}
+${row('GraphQL', graphql, koa)}
+${row('REST', rest, koa)}`;
+  });
+  const checks = targetChecks(result);
+  return `## API: REST and GraphQL against the physical limits of the stack
+
+${result.failures.length ? `**FAILED**: ${result.failures.join('; ')}` : 'Passed: every answer 2xx without GraphQL errors, and every check below held.'}
+
+Machine: ${machine}. Database: ${result.database}. Dataset: ${seeded.organizations.length} organizations,
+${seeded.cases.toLocaleString('en')} consumer cases and ${seeded.tasks.toLocaleString('en')} tasks (${options.casesPerOrganization.toLocaleString('en')} and ${options.tasksPerOrganization.toLocaleString('en')} per organization; seeded with
+every trigger on, so events and audit rows exist too, in ${fixed(seeded.seconds, 1)} s). Every request picks one of the
+organizations at random and uses its key; ids, filters, search words and new cases vary per request.
+
+Each server runs in its own process: the service as \`npm start\` runs it (\`src/server.ts\`,
+\`NODE_ENV=production\`, default log level info with its request lines, metrics, rate limits on
+but far above this load so each request is counted); the Koa + pg baseline
+(\`bench/api/baselines/koa-pg.ts\`: looks the key up by hash, checks the permission, runs the
+same SQL a competent hand-written handler would, a pool of 10 like the service's); the bare
+Node HTTP baseline (\`bench/api/baselines/bare-http.ts\`: the service's own page-1 answer as a
+fixed body). autocannon runs in the bench process, closed loop (a connection sends its next
+request when the last is answered), ${options.seconds} s per run and at most ${options.maxRequests.toLocaleString('en')} requests, after a
+1 s warm-up. Load generator, servers and PostgreSQL share the machine's cores.
+
+The peak: the REST page-1 list at ${result.sweep.map((s) => s.connections).join(', ')} connections; the smallest count within 5 % of the best
+throughput is used for every run below.
+
+| Connections | req/s | p50 ms | p99 ms | service CPU ms/request |
+|---|---|---|---|---|
+${result.sweep.map(({ connections, run }) => `| ${connections} | ${fixed(run.perSecond)} | ${run.p50Ms} | ${run.p99Ms} | ${fixed(run.cpuMsPerRequest, 2)} |`).join('\n')}
+
+Measured at ${result.connections} connections. CPU is the answering process's own (service or
+baseline), from /proc, per request; PostgreSQL's is not included.
+
+| Operation / server | req/s | p50 ms | p99 ms | max ms | CPU ms/req | of bare HTTP | of Koa + pg | failed |
+|---|---|---|---|---|---|---|---|---|
+${row('Bare Node HTTP, fixed JSON (machine ceiling)', result.bare)}
+${tables.join('\n')}
+
+### Targets
+
+${checks.map((c) => `- ${c.met ? 'Met' : '**Not met**'}: ${c.target}. ${c.detail}.`).join('\n')}
+
+### Checks before timing
+
+${result.checks.map((c) => `- ${c}`).join('\n')}
+
+### Query plans
+
+The SQL the service runs for each list operation (the route's own GraphQL document executed
+in-process against the real schema, statements captured from Prisma), explained with
+\`EXPLAIN (ANALYZE, BUFFERS)\` as the tenant role with the organization set, so row-level
+security's condition is part of the plan. Organization: one of the ${seeded.organizations.length}.
+
+${result.plans.map((plan) => `#### ${plan.name} \`${JSON.stringify(plan.variables)}\`
+
+${plan.statements.map((s) => `\`\`\`sql
+${s.sql}
+\`\`\`
+
+\`\`\`
+${s.plan}
+\`\`\``).join('\n\n')}`).join('\n\n')}
+`;
+}
