@@ -100,6 +100,10 @@ export function createApp(options: {
   app.use(async (ctx, next) => {
     if (ctx.path !== '/graphql') return next();
     const response = await graphql.handleNodeRequestAndResponse(ctx.req, ctx.res, { koa: ctx, graphqlParams: ctx.state.graphqlParams });
+    if (response.status === 415 && !response.body) {
+      // yoga refuses a body it cannot read with an empty answer; callers get the shared shape.
+      throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported content type: send application/json (or multipart/form-data for uploads)');
+    }
     ctx.status = response.status;
     response.headers.forEach((value, key) => ctx.append(key, value));
     // Answers are whole JSON documents (or GraphiQL's page): sent as one buffer

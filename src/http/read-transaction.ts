@@ -1,18 +1,31 @@
-import { getOperationAST } from 'graphql';
+import { getOperationAST, type GraphQLSchema, Kind, type OperationDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../context.ts';
+
+/**
+ * Whether every root field of a query only reads. A few legacy query fields
+ * record work they do (`extensions: { writes: true }`, e.g. parseDocument);
+ * root fragments are not inspected, so they count as writing.
+ */
+function onlyReads(schema: GraphQLSchema, operation: OperationDefinitionNode) {
+  const fields = schema.getQueryType()?.getFields() ?? {};
+  return operation.selectionSet.selections.every(
+    (selection) => selection.kind === Kind.FIELD && !fields[selection.name.value]?.extensions?.writes,
+  );
+}
 
 /**
  * Query operations (GraphQL queries, REST GETs) run all their database reads
  * in one read-only tenant transaction (src/db/tenant.ts SharedReadTransaction),
  * opened by the first read and ended once the result is complete. Mutations
- * keep a transaction per statement: their jobs and events must see each
- * write committed as soon as it is made.
+ * (and queries with a field that writes) keep a transaction per statement:
+ * their jobs and events must see each write committed as soon as it is made.
  */
 export function useSharedReadTransaction(): Plugin<Context> {
   return {
     onExecute({ args }) {
-      if (getOperationAST(args.document, args.operationName)?.operation !== 'query') return;
+      const operation = getOperationAST(args.document, args.operationName);
+      if (operation?.operation !== 'query' || !onlyReads(args.schema, operation)) return;
       const { readTransaction } = args.contextValue as Context;
       readTransaction.active = true;
       return {

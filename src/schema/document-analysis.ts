@@ -146,6 +146,8 @@ builder.queryFields((t) => ({
     type: DocumentAnalysis,
     description: 'Extracts the text of a stored file now (recorded as a TEXT analysis).',
     authScopes: { permission: 'document_analysis:write' },
+    // A query that records what it did: it writes, so no read-only transaction (src/http/read-transaction.ts).
+    extensions: { writes: true },
     args: { fileKey: t.arg.string({ required: true, validate: fileKey }) },
     resolve: analyzeNow('TEXT'),
   }),
