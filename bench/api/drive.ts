@@ -51,7 +51,8 @@ export async function drive(
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     maxMs: result.latency.max,
-    failures: wrong + result.errors + result.timeouts,
+    // autocannon's own non-2xx count too, in case a response never reached onResponse.
+    failures: Math.max(wrong, result.non2xx) + result.errors + result.timeouts,
     sample: sample ?? (result.errors || result.timeouts ? `${result.errors} errors, ${result.timeouts} timeouts` : undefined),
   };
 }
