@@ -4,6 +4,9 @@ import { createDatabase, type Database } from '../../src/db/client.ts';
 import { EVENT_TYPES, type EventType } from '../../src/webhooks/event-types.ts';
 import { emitOverdueTasks } from '../../src/webhooks/overdue-tasks.ts';
 
+/** A timestamp as PostgreSQL writes it in JSON: trailing zeros of the fraction dropped (".200" is ".2", ".000" nothing), offset +00:00. */
+const asPostgresJson = (date: Date) => date.toISOString().replace(/\.(\d*?)0*Z$/, (_match, kept: string) => `${kept ? `.${kept}` : ''}+00:00`);
+
 // Every type of the catalogue is produced by a real change here, written
 // directly (as any code path would), so the triggers and the documented
 // catalogue cannot drift apart.
@@ -53,10 +56,10 @@ describe('domain events written by the database', () => {
     await db.task.update({ where: { id: task.id }, data: { status: 'IN_PROGRESS' } });
     await emitOverdueTasks(db);
     await expectEvents(task.id, [
-      { type: 'task.created', data: { id: task.id, status: 'TODO', priority: 'HIGH', dueDate: dueDate.toISOString().replace('Z', '+00:00') } },
+      { type: 'task.created', data: { id: task.id, status: 'TODO', priority: 'HIGH', dueDate: asPostgresJson(dueDate) } },
       { type: 'task.assigned', data: { taskId: task.id, userId: 'u-1' } },
       { type: 'task.status_changed', data: { id: task.id, status: 'IN_PROGRESS', previousStatus: 'TODO' } },
-      { type: 'task.overdue', data: { id: task.id, status: 'IN_PROGRESS', dueDate: dueDate.toISOString().replace('Z', '+00:00') } },
+      { type: 'task.overdue', data: { id: task.id, status: 'IN_PROGRESS', dueDate: asPostgresJson(dueDate) } },
     ]);
   });
 
@@ -120,7 +123,7 @@ describe('domain events written by the database', () => {
     await db.onboardingInvitation.update({ where: { id: invitation.id }, data: { checksCompletedAt: new Date() } });
     const onboarding = (await eventsOf(person.id)).filter((e) => e.type.startsWith('onboarding.'));
     expect(onboarding.map((e) => ({ type: e.type, data: e.data }))).toEqual([
-      { type: 'onboarding.submitted', data: { consumerCaseId: person.id, invitationId: invitation.id, submittedAt: submittedAt.toISOString().replace('Z', '+00:00') } },
+      { type: 'onboarding.submitted', data: { consumerCaseId: person.id, invitationId: invitation.id, submittedAt: asPostgresJson(submittedAt) } },
       { type: 'onboarding.checks_completed', data: { consumerCaseId: person.id, invitationId: invitation.id } },
     ]);
     for (const event of onboarding) seen.add(event.type);
