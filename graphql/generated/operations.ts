@@ -786,7 +786,7 @@ export type SendOnboardingEmailMutationVariables = Exact<{
 }>;
 
 
-export type SendOnboardingEmailMutation = { sendOnboardingEmail: { success: boolean, token: string, consumerCaseId: string, linkedExistingCase: boolean, expiresAt: string } };
+export type SendOnboardingEmailMutation = { sendOnboardingEmail: { success: boolean, token: string | null, consumerCaseId: string, linkedExistingCase: boolean, expiresAt: string } };
 
 export type GetConsumerOnboardingQueryVariables = Exact<{
   token: string;
@@ -1006,7 +1006,7 @@ export type CreateWebhookEndpointMutationVariables = Exact<{
 }>;
 
 
-export type CreateWebhookEndpointMutation = { createWebhookEndpoint: { secret: string, endpoint: { id: string, url: string, description: string | null, eventTypes: Array<string>, enabled: boolean, secretCreatedAt: string, createdAt: string, updatedAt: string } } };
+export type CreateWebhookEndpointMutation = { createWebhookEndpoint: { secret: string | null, endpoint: { id: string, url: string, description: string | null, eventTypes: Array<string>, enabled: boolean, secretCreatedAt: string, createdAt: string, updatedAt: string } } };
 
 export type ListWebhookEndpointsQueryVariables = Exact<{
   page?: number | null | undefined;
@@ -1036,7 +1036,7 @@ export type RotateWebhookEndpointSecretMutationVariables = Exact<{
 }>;
 
 
-export type RotateWebhookEndpointSecretMutation = { rotateWebhookEndpointSecret: { secret: string, endpoint: { id: string, url: string, description: string | null, eventTypes: Array<string>, enabled: boolean, secretCreatedAt: string, createdAt: string, updatedAt: string } } };
+export type RotateWebhookEndpointSecretMutation = { rotateWebhookEndpointSecret: { secret: string | null, endpoint: { id: string, url: string, description: string | null, eventTypes: Array<string>, enabled: boolean, secretCreatedAt: string, createdAt: string, updatedAt: string } } };
 
 export type DeleteWebhookEndpointMutationVariables = Exact<{
   id: string;

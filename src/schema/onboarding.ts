@@ -7,6 +7,7 @@ import { formView, INVITATION_WITH_CASE, type FormDocumentView, type FormFieldVi
 import { onboardingState } from '../onboarding/invitation-state.ts';
 import { hashOnboardingToken, isOnboardingTokenShape } from '../onboarding/token.ts';
 import { DocumentTypeEnum } from './document.ts';
+import { SHOWN_ONCE } from './shown-once.ts';
 
 const OnboardingStateEnum = builder.enumType('OnboardingState', {
   description: 'INVITED: email sent; OPENED: the person loaded the form; SUBMITTED: done (the link is closed); EXPIRED: not submitted in time; REVOKED: replaced by a newer invitation of the same case.',
@@ -117,7 +118,11 @@ const SendOnboardingEmailResult = builder
   .implement({
     fields: (t) => ({
       success: t.boolean({ resolve: () => true }),
-      token: t.exposeString('token', { description: 'The link\'s token, shown once (only its hash is stored). The link is <PUBLIC_BASE_URL>/onboarding/<token>.' }),
+      token: t.exposeString('token', {
+        nullable: true,
+        extensions: SHOWN_ONCE,
+        description: 'The link\'s token, shown once (only its hash is stored). The link is <PUBLIC_BASE_URL>/onboarding/<token>. null in an idempotent replay: the emailed link still works.',
+      }),
       consumerCaseId: t.exposeID('consumerCaseId'),
       linkedExistingCase: t.exposeBoolean('linkedExistingCase', { description: 'true: an existing case with this email was reused.' }),
       expiresAt: t.expose('expiresAt', { type: 'DateTime' }),

@@ -9,6 +9,7 @@ import { generateWebhookSecret } from '../webhooks/signature.ts';
 import { checkEndpointUrl } from '../webhooks/target-guard.ts';
 import { findOr404 } from './find-or-404.ts';
 import { listOf, NEWEST_FIRST, pageArgs, pageOf } from './pagination.ts';
+import { SHOWN_ONCE } from './shown-once.ts';
 
 /** Endpoints per organization: enough for every integration, few enough that fan-out stays cheap. */
 const MAX_ENDPOINTS = 25;
@@ -32,7 +33,11 @@ const WebhookEndpointList = listOf('WebhookEndpointList', WebhookEndpoint, 'A pa
 const EndpointWithSecret = builder.objectRef<{ endpointId: string; secret: string }>('WebhookEndpointSecret').implement({
   description: 'An endpoint with its signing secret: shown once, when created or rotated. Keep it; it cannot be read again.',
   fields: (t) => ({
-    secret: t.exposeString('secret', { description: 'whsec_…: the HMAC-SHA256 key of the Webhook-Signature header.' }),
+    secret: t.exposeString('secret', {
+      nullable: true,
+      extensions: SHOWN_ONCE,
+      description: 'whsec_…: the HMAC-SHA256 key of the Webhook-Signature header. null in an idempotent replay (shown once only): rotate the secret if it was lost.',
+    }),
     endpoint: t.prismaField({
       type: WebhookEndpoint,
       resolve: (query, { endpointId }, _args, { db }) => db.webhookEndpoint.findUniqueOrThrow({ ...query, where: { id: endpointId } }),
