@@ -67,18 +67,24 @@ const EnvSchema = z.object({
     .url()
     .refine((value) => /^smtps?:\/\//.test(value), { message: 'must start with smtp:// or smtps://' })
     .optional(),
+  /** Longest exchange with the mail server for one message; past it the connection is dropped (502, nothing delivered or created). */
+  SMTP_SEND_TIMEOUT_MS: z.coerce.number().int().min(100).max(55_000).default(30_000),
   /** Where messages go when SMTP_URL is unset; default <DATA_DIR>/outbox. */
   MAIL_OUTBOX_DIR: z.string().optional(),
   /** Sender address of onboarding emails unless the request gives `from`. */
   MAIL_FROM: z.string().email().default('no-reply@localhost'),
   /**
-   * Domains a request's `from` may use (comma-separated, e.g. "acme.com,acme.co.uk"); unset: any.
-   * Bounces always go to MAIL_FROM (the envelope sender).
+   * Domains a request's `from` may use (comma-separated, e.g. "acme.com,acme.co.uk"), or `*` for
+   * any; unset: MAIL_FROM's domain only, so the platform's mail server does not send as anyone
+   * who asks. Bounces always go to MAIL_FROM (the envelope sender).
    */
   MAIL_ALLOWED_FROM_DOMAINS: z
     .string()
     .optional()
-    .transform((value) => (value ? value.split(',').map((domain) => domain.trim().toLowerCase()).filter(Boolean) : null)),
+    .transform((value) =>
+      value === undefined || value.trim() === '' ? undefined
+      : value.trim() === '*' ? null
+      : value.split(',').map((domain) => domain.trim().toLowerCase()).filter(Boolean)),
   /** Company name shown in onboarding emails and pages unless the request gives one; unset: the organization's name. */
   ONBOARDING_SENDER_COMPANY_NAME: z.string().min(1).max(100).optional(),
   /** How long an onboarding link stays valid. */

@@ -86,13 +86,15 @@ export async function startService(config: Config, logger = createLogger(config.
   const screening = new ScreeningService({
     db, logger, sourceIds: () => watchlists.sources.map((s) => s.id), media: await selectMediaProvider(config, logger),
   });
-  const mailer = createMailer({ smtpUrl: config.SMTP_URL, outboxDir: config.MAIL_OUTBOX_DIR ?? resolve(config.DATA_DIR, 'outbox'), logger });
+  const mailer = createMailer({ smtpUrl: config.SMTP_URL, sendTimeoutMs: config.SMTP_SEND_TIMEOUT_MS, outboxDir: config.MAIL_OUTBOX_DIR ?? resolve(config.DATA_DIR, 'outbox'), logger });
   const onboarding = new OnboardingService({
     db, mailer, files, logger,
     publicBaseUrl: () => config.PUBLIC_BASE_URL?.replace(/\/$/, '') ?? url,
     tokenTtlHours: config.ONBOARDING_TOKEN_TTL_HOURS,
     defaultFrom: config.MAIL_FROM,
-    allowedFromDomains: config.MAIL_ALLOWED_FROM_DOMAINS,
+    allowedFromDomains: config.MAIL_ALLOWED_FROM_DOMAINS === undefined
+      ? [config.MAIL_FROM.slice(config.MAIL_FROM.lastIndexOf('@') + 1).toLowerCase()]
+      : config.MAIL_ALLOWED_FROM_DOMAINS,
     defaultCompanyName: config.ONBOARDING_SENDER_COMPANY_NAME,
   });
   const queue = await startJobQueue(databaseUrl, logger, config.JOB_QUEUE_SCHEMA, config.JOB_QUEUE_MAINTENANCE_SECONDS);

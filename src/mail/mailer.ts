@@ -1,6 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
+import { isIP, connect as connectPlain, type Socket } from 'node:net';
 import { join } from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
+import { connect as connectTls, type ConnectionOptions } from 'node:tls';
+import nodemailer from 'nodemailer';
+import SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { Logger } from 'pino';
 import { badGateway } from '../errors.ts';
 
@@ -35,11 +38,34 @@ export interface Mailer {
 // Bounded so that a dead mail server fails the request in seconds, not minutes;
 // the overall limit stays under the invitation transaction's own (60 s).
 const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
-const SEND_DEADLINE_MS = 30_000;
 
-function deadline(ms: number): Promise<never> {
-  return new Promise((_resolve, reject) => {
-    setTimeout(() => reject(Object.assign(new Error('send deadline passed'), { code: 'ETIMEDOUT' })), ms).unref();
+interface SocketOptions {
+  host?: string;
+  port?: number;
+  secure?: boolean;
+  tls?: ConnectionOptions;
+}
+type SocketCallback = (error: Error | null, socketOptions?: { connection: Socket; secured: boolean }) => void;
+
+/**
+ * Opens the connection for nodemailer (its `getSocket` hook) so that the
+ * caller holds the socket: at the send deadline it is destroyed, and a
+ * message whose end the server never acknowledged is not delivered. Racing
+ * a timer instead would leave nodemailer sending after the invitation was
+ * rolled back.
+ */
+function openSocket(options: SocketOptions, opened: (socket: Socket) => void, callback: SocketCallback) {
+  const host = options.host ?? 'localhost';
+  const port = options.port ?? (options.secure ? 465 : 587);
+  const socket = options.secure
+    ? connectTls({ host, port, ...(isIP(host) ? {} : { servername: host }), ...options.tls })
+    : connectPlain({ host, port });
+  opened(socket);
+  const failed = (error: Error) => callback(Object.assign(error, { code: 'ECONNECTION' }));
+  socket.once('error', failed);
+  socket.once(options.secure ? 'secureConnect' : 'connect', () => {
+    socket.removeListener('error', failed);
+    callback(null, { connection: socket, secured: Boolean(options.secure) });
   });
 }
 
@@ -63,20 +89,35 @@ function deliveryProblem(error: unknown): string {
   }
 }
 
-function smtpMailer(url: string, logger: Logger): Mailer {
-  const transport: Transporter = nodemailer.createTransport(url, SMTP_TIMEOUTS);
+function smtpMailer(url: string, sendTimeoutMs: number, logger: Logger): Mailer {
   return {
     kind: 'smtp',
     async send(message) {
+      let socket: Socket | undefined;
+      let timedOut = false;
+      // One transport per message: its connection is this message's alone.
+      // (createTransport with a URL would drop every other option: the transport takes both.)
+      const transport = nodemailer.createTransport(new SMTPTransport({
+        url,
+        ...SMTP_TIMEOUTS,
+        getSocket: (options: SocketOptions, callback: SocketCallback) => openSocket(options, (opened) => (socket = opened), callback),
+      } as never));
+      const deadline = setTimeout(() => {
+        timedOut = true;
+        socket?.destroy(Object.assign(new Error('send deadline passed'), { code: 'ETIMEDOUT' }));
+      }, sendTimeoutMs);
       try {
-        const info = await Promise.race([transport.sendMail(withEnvelope(message)), deadline(SEND_DEADLINE_MS)]);
+        const info = await transport.sendMail(withEnvelope(message));
         return { messageId: info.messageId };
       } catch (error) {
         logger.warn({ err: error, to: message.to }, 'email delivery failed');
-        throw badGateway(`Could not send the email: ${deliveryProblem(error)}`);
+        throw badGateway(`Could not send the email: ${timedOut ? 'the mail server did not answer in time' : deliveryProblem(error)}`);
+      } finally {
+        clearTimeout(deadline);
+        transport.close();
       }
     },
-    close: () => transport.close(),
+    close: () => {},
   };
 }
 
@@ -104,6 +145,8 @@ function outboxMailer(directory: string, logger: Logger): Mailer {
   };
 }
 
-export function createMailer(options: { smtpUrl?: string; outboxDir: string; logger: Logger }): Mailer {
-  return options.smtpUrl ? smtpMailer(options.smtpUrl, options.logger) : outboxMailer(options.outboxDir, options.logger);
+export function createMailer(options: { smtpUrl?: string; sendTimeoutMs?: number; outboxDir: string; logger: Logger }): Mailer {
+  return options.smtpUrl
+    ? smtpMailer(options.smtpUrl, options.sendTimeoutMs ?? 30_000, options.logger)
+    : outboxMailer(options.outboxDir, options.logger);
 }

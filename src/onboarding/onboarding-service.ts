@@ -262,15 +262,16 @@ export class OnboardingService {
       // upload that replaced one meanwhile makes this a 409 (try again).
       const { count } = await tx.onboardingInvitation.updateMany({
         where: {
-          id: invitation.id, submittedAt: null, revokedAt: null,
+          id: invitation.id, submittedAt: null, revokedAt: null, expiresAt: { gt: submittedAt },
           identityFileId: invitation.identityFile?.id ?? null, proofOfAddressFileId: invitation.proofOfAddressFile?.id ?? null,
         },
         data: { submittedAt, draft: Prisma.DbNull },
       });
       if (!count) {
-        const now = await tx.onboardingInvitation.findUniqueOrThrow({ where: { id: invitation.id }, select: { submittedAt: true, revokedAt: true } });
+        const now = await tx.onboardingInvitation.findUniqueOrThrow({ where: { id: invitation.id }, select: { submittedAt: true, revokedAt: true, expiresAt: true } });
         if (now.submittedAt) throw new ClosedLinkError('SUBMITTED');
         if (now.revokedAt) throw new ClosedLinkError('REVOKED');
+        if (now.expiresAt <= submittedAt) throw new ClosedLinkError('EXPIRED');
         throw conflict('A document was replaced while submitting; please submit again');
       }
       await tx.consumerCase.update({ where: { id: invitation.consumerCaseId }, data: { ...person, status: 'IN_REVIEW' } });

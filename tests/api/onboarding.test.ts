@@ -260,6 +260,50 @@ describe('POST /v1/consumer-cases/onboarding/send-email', () => {
     }
   });
 
+  it('drops a mail server that does not answer in time: 502, nothing created, no message accepted', async () => {
+    const stalling = await startSmtpServer({ stallAfterData: true });
+    const other = await startTestService({ env: { SMTP_URL: stalling.url, SMTP_SEND_TIMEOUT_MS: '1500' } });
+    try {
+      const otherOrg = await createOrganization(other.db, undefined, 'stalling-smtp');
+      const started = Date.now();
+      const response = await restClient(other.url, otherOrg.key)('POST', '/v1/consumer-cases/onboarding/send-email', { fullName: 'Slow Server', email: uniqueEmail('slow') });
+      expect(response.status).toBe(502);
+      expect(response.body.message).toBe('Could not send the email: the mail server did not answer in time');
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(await other.db.consumerCase.count({ where: { organizationId: otherOrg.id } })).toBe(0);
+      expect(await other.db.onboardingInvitation.count({ where: { organizationId: otherOrg.id } })).toBe(0);
+      expect(stalling.received).toHaveLength(0);
+    } finally {
+      await other.stop();
+      await stalling.stop();
+    }
+  });
+
+  it('lets a request send only from MAIL_FROM\'s domain unless other domains are allowed', async () => {
+    const local = await startTestService({ env: { SMTP_URL: smtp.url, MAIL_FROM: 'kyc@northwind.example' } });
+    try {
+      const localOrg = await createOrganization(local.db, undefined, 'from-default');
+      const send = (from: string) => restClient(local.url, localOrg.key)('POST', '/v1/consumer-cases/onboarding/send-email', { fullName: 'From Test', email: uniqueEmail('from'), from });
+      expect((await send('onboarding@northwind.example')).status).toBe(201);
+      const spoofed = await send('ceo@bank.example');
+      expect(spoofed.status).toBe(400);
+      expect(spoofed.body.message).toBe('from: bank.example is not an allowed sender domain; allowed: northwind.example');
+    } finally {
+      await local.stop();
+    }
+  });
+
+  it('reuses a case under review without undoing its status', async () => {
+    const email = uniqueEmail('reviewed');
+    const created = await rest('POST', '/v1/consumer-cases', { email, firstName: 'Rita', lastName: 'Review', phoneNumber: '+44 20 7946 0000' });
+    expect((await rest('PATCH', `/v1/consumer-cases/${created.body.id}`, { status: 'IN_REVIEW' })).status).toBe(200);
+    const sent = await invite({ fullName: 'Rita Review', email });
+    expect(sent).toMatchObject({ consumerCaseId: created.body.id, linkedExistingCase: true });
+    expect((await rest('GET', `/v1/consumer-cases/${created.body.id}`)).body.status).toBe('IN_REVIEW');
+    const form = await person('GET', `/onboarding/${sent.token}/form`);
+    expect(form.body.fields.find((f: { name: string }) => f.name === 'phoneNumber').value).toBe('+442079460000');
+  });
+
   it('without SMTP_URL writes the email to the local outbox and logs the link', async () => {
     const outbox = await mkdtemp(join(tmpdir(), 'onboarding-outbox-'));
     const { logger, lines } = capturedLogs();
@@ -396,6 +440,13 @@ describe('the onboarding page and its token endpoints', () => {
     expect(tasks.body.items).toEqual([expect.objectContaining({ title: 'Review onboarding submission of Jake Auchincloss', priority: 'HIGH', status: 'TODO' })]);
     const teamView = await rest('GET', `/v1/consumer-cases/onboarding/${sent.token}`);
     expect(teamView.body).toMatchObject({ state: 'SUBMITTED', documents: [{ kind: 'IDENTITY_DOCUMENT', documentType: 'PASSPORT', file: { fileName: 'passport.png' } }] });
+    // The team hears of it: an event for webhooks and the feed.
+    // (The feed shows a transaction once every older one has ended, so it may take a moment.)
+    const events = await waitFor(async () => {
+      const feed = await rest('GET', `/v1/events?type=onboarding.submitted&resourceId=${sent.consumerCaseId}`);
+      return feed.body.items?.length ? feed.body.items : null;
+    }, 'the onboarding.submitted event', 30_000);
+    expect(events).toEqual([expect.objectContaining({ type: 'onboarding.submitted', resourceType: 'consumer_case', resourceId: sent.consumerCaseId })]);
 
     // The link is closed now.
     expect((await fetch(`${service.url}${url('')}`)).status).toBe(410);
@@ -437,6 +488,28 @@ describe('the onboarding page and its token endpoints', () => {
     });
     const view = await rest('GET', `/v1/consumer-cases/onboarding/${sent.token}`);
     expect(view.body).toMatchObject({ state: 'INVITED', consumerCase: { status: 'INVITED', dateOfBirth: null }, documents: [{ file: null }] });
+  });
+
+  it('asks for a proof of address when requested, and records it as a document of the case', async () => {
+    const sent = await invite({ fullName: 'Paula Address', email: uniqueEmail('poa'), requestProofOfAddress: true });
+    const form = await person('GET', `/onboarding/${sent.token}/form`);
+    expect(form.body.documents.map((d: { kind: string }) => d.kind)).toEqual(['IDENTITY_DOCUMENT', 'PROOF_OF_ADDRESS']);
+    expect((await uploadDocument(sent.token, 'IDENTITY_DOCUMENT', png(), '?documentType=ID_CARD', 'id.png')).status).toBe(200);
+    const missing = await person('POST', `/onboarding/${sent.token}/submit`, { values: { ...VALID_VALUES, firstName: 'Paula', lastName: 'Address' } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.fields).toEqual({ 'documents.PROOF_OF_ADDRESS': 'is required' });
+    // A document type belongs to identity documents only.
+    expect((await uploadDocument(sent.token, 'PROOF_OF_ADDRESS', png(), '?documentType=PASSPORT', 'bill.png')).status).toBe(400);
+    const bill = await uploadDocument(sent.token, 'PROOF_OF_ADDRESS', png(2048), '', 'utility-bill.png');
+    expect(bill).toMatchObject({ status: 200, body: { kind: 'PROOF_OF_ADDRESS', file: { fileName: 'utility-bill.png' } } });
+    const submitted = await person('POST', `/onboarding/${sent.token}/submit`, { values: { ...VALID_VALUES, firstName: 'Paula', lastName: 'Address' } });
+    expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+    const documents = await rest('GET', `/v1/documents?consumerCaseId=${sent.consumerCaseId}`);
+    expect(documents.body.items.map((d: { type: string; fileName: string }) => [d.type, d.fileName]).sort()).toEqual([
+      ['ID_CARD', 'id.png'], ['PROOF_OF_ADDRESS', 'utility-bill.png'],
+    ]);
+    const task = await rest('GET', `/v1/tasks?consumerCaseId=${sent.consumerCaseId}`);
+    expect(task.body.items[0].description).toContain('Documents: ID_CARD, PROOF_OF_ADDRESS.');
   });
 
   it('closes the link of an archived case', async () => {

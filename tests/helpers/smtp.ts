@@ -24,9 +24,10 @@ const PASSWORD = 'test-secret';
 /**
  * A real SMTP server on loopback (smtp-server), with a login, that parses what
  * it receives (mailparser). Recipients matching `refuseRecipients` get a 550,
- * as a mail server does for an unknown mailbox.
+ * as a mail server does for an unknown mailbox; with `stallAfterData` it never
+ * answers the end of a message (so never accepts one).
  */
-export async function startSmtpServer(options: { refuseRecipients?: RegExp } = {}): Promise<TestSmtpServer> {
+export async function startSmtpServer(options: { refuseRecipients?: RegExp; stallAfterData?: boolean } = {}): Promise<TestSmtpServer> {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
     disabledCommands: ['STARTTLS'],
@@ -43,6 +44,8 @@ export async function startSmtpServer(options: { refuseRecipients?: RegExp } = {
       callback();
     },
     onData(stream, session, callback) {
+      // A server that takes the whole message and never says whether it accepted it.
+      if (options.stallAfterData) return void stream.resume();
       simpleParser(stream)
         .then((mail) => {
           received.push({
