@@ -15,7 +15,7 @@ interface GraphQLResponse {
 }
 
 // Headers a REST caller may send that mean something to the GraphQL layer.
-const FORWARDED_HEADERS = ['x-api-key', 'x-request-id', 'user-agent'];
+const FORWARDED_HEADERS = ['x-api-key', 'x-request-id', 'x-user-id', 'user-agent'];
 
 function queryValue(ctx: Context, source: Extract<VariableSource, { from: 'query' }>): unknown {
   const raw = ctx.query[source.name];

@@ -84,6 +84,7 @@ export const routes: RestRoute[] = [
     operation: ListAuditEventsDocument,
     variables: {
       ...page, resourceType: fromQuery('resourceType'), resourceId: fromQuery('resourceId'), action: fromQuery('action'), requestId: fromQuery('requestId'),
+      userId: fromQuery('userId'),
     },
     result: 'auditEvents', envelope: 'success', status: 200,
   }),

@@ -5,6 +5,7 @@ import { displayPrefix, generateApiKey, hashApiKey } from '../auth/api-keys.ts';
 import { ALL_PERMISSIONS, isPermission, PERMISSIONS } from '../auth/permissions.ts';
 import { loadConfig } from '../config.ts';
 import { createDatabase, type Database } from '../db/client.ts';
+import type { Prisma } from '../generated/prisma/client.ts';
 import { createLogger } from '../logger.ts';
 import { prepareDatabase } from '../service.ts';
 
@@ -31,6 +32,14 @@ function positiveNumber(name: string, value: string | undefined, fallback: numbe
 }
 
 /** One key, by id or display prefix; ambiguous or unknown prefixes are refused. */
+/** The operator's changes, recorded in the audit trail as the operator command's. */
+function asOperator<T>(db: Database, work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+  return db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT set_config('app.actor', 'operator command', TRUE)`;
+    return work(tx);
+  });
+}
+
 async function findKey(db: Database, target: string | undefined, command: string) {
   if (!target) throw new UsageError(`${command} needs a key id or prefix`);
   const byId = /^[0-9a-f-]{36}$/i.test(target);
@@ -67,10 +76,13 @@ async function create(db: Database, args: string[]) {
   const permissions = parsePermissions(values.permissions);
   const days = positiveNumber('--expires-in-days', values['expires-in-days'], null);
   const expiresAt = days === null ? null : new Date(Date.now() + days * DAY_MS);
-  const organization = await db.organization.upsert({ where: { name: orgName }, create: { name: orgName }, update: {} });
   const key = generateApiKey();
-  const record = await db.apiKey.create({
-    data: { organizationId: organization.id, label: values.label ?? null, prefix: displayPrefix(key), hash: hashApiKey(key), permissions, expiresAt },
+  const { organization, record } = await asOperator(db, async (tx) => {
+    const organization = await tx.organization.upsert({ where: { name: orgName }, create: { name: orgName }, update: {} });
+    const record = await tx.apiKey.create({
+      data: { organizationId: organization.id, label: values.label ?? null, prefix: displayPrefix(key), hash: hashApiKey(key), permissions, expiresAt },
+    });
+    return { organization, record };
   });
   console.log(JSON.stringify({ organization: { id: organization.id, name: organization.name }, keyId: record.id, permissions, expiresAt, apiKey: key }, null, 2));
   console.error('Store the apiKey now: it is not shown again.');
@@ -91,7 +103,7 @@ async function list(db: Database, args: string[]) {
 
 async function revoke(db: Database, args: string[]) {
   const key = await findKey(db, args[0], 'revoke');
-  await db.apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } });
+  await asOperator(db, (tx) => tx.apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } }));
   console.log(`Revoked key ${key.id} (${key.prefix}…).`);
 }
 
@@ -103,17 +115,21 @@ async function rotate(db: Database, args: string[]) {
   const graceHours = positiveNumber('--grace-hours', values['grace-hours'], 24, true)!;
   const graceEnds = new Date(Date.now() + graceHours * 3_600_000);
   const key = generateApiKey();
-  const [replacement] = await db.$transaction([
-    db.apiKey.create({
+  // The new key lives as long as the old one was meant to (a key created for 90 days is replaced by one for 90 days).
+  const lifetimeMs = old.expiresAt ? old.expiresAt.getTime() - old.createdAt.getTime() : null;
+  const oldValidUntil = old.expiresAt && old.expiresAt < graceEnds ? old.expiresAt : graceEnds;
+  const replacement = await asOperator(db, async (tx) => {
+    const created = await tx.apiKey.create({
       data: {
         organizationId: old.organizationId, label: old.label, prefix: displayPrefix(key), hash: hashApiKey(key),
-        permissions: old.permissions, rotatedFromId: old.id,
+        permissions: old.permissions, rotatedFromId: old.id, expiresAt: lifetimeMs === null ? null : new Date(Date.now() + lifetimeMs),
       },
-    }),
+    });
     // The old key's expiry only moves earlier, never later.
-    db.apiKey.update({ where: { id: old.id }, data: { expiresAt: old.expiresAt && old.expiresAt < graceEnds ? old.expiresAt : graceEnds } }),
-  ]);
-  console.log(JSON.stringify({ keyId: replacement!.id, replaces: old.id, oldKeyValidUntil: old.expiresAt && old.expiresAt < graceEnds ? old.expiresAt : graceEnds, permissions: old.permissions, apiKey: key }, null, 2));
+    await tx.apiKey.update({ where: { id: old.id }, data: { expiresAt: oldValidUntil } });
+    return created;
+  });
+  console.log(JSON.stringify({ keyId: replacement.id, replaces: old.id, oldKeyValidUntil: oldValidUntil, expiresAt: replacement.expiresAt, permissions: old.permissions, apiKey: key }, null, 2));
   console.error('Store the apiKey now: it is not shown again.');
 }
 

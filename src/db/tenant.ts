@@ -35,6 +35,10 @@ function scopeArgs(operation: string, args: AnyArgs, organizationId: string): An
 /** Who is acting, for the audit trail (the database's audit trigger reads these). */
 export interface Actor {
   actor: string;
+  /** The API key acting, when one is. */
+  apiKeyId?: string;
+  /** The integrator's user the key acts for (X-User-Id). */
+  userId?: string;
   requestId?: string;
 }
 
@@ -45,6 +49,7 @@ export interface Actor {
 export function enterTenant(client: Pick<Database, '$executeRaw'>, organizationId: string, who?: Actor, options: { readOnly?: boolean } = {}) {
   return client.$executeRaw`SELECT set_config('role', 'compliance_tenant', TRUE), set_config('app.organization_id', ${organizationId}, TRUE),
     set_config('app.actor', ${who?.actor ?? ''}, TRUE), set_config('app.request_id', ${who?.requestId ?? ''}, TRUE),
+    set_config('app.api_key_id', ${who?.apiKeyId ?? ''}, TRUE), set_config('app.user_id', ${who?.userId ?? ''}, TRUE),
     set_config('transaction_read_only', ${options.readOnly ? 'on' : 'off'}, TRUE)`;
 }
 

@@ -13,7 +13,9 @@ export const AuditEvent = builder.prismaObject('AuditEvent', {
     resourceType: t.exposeString('resourceType', { description: 'The table changed, e.g. consumer_cases, tasks, notes.' }),
     resourceId: t.exposeString('resourceId', { nullable: true }),
     action: t.expose('action', { type: AuditActionEnum }),
-    actor: t.exposeString('actor', { nullable: true, description: 'The API key\'s name, "onboarding page", or a background job.' }),
+    actor: t.exposeString('actor', { nullable: true, description: 'The API key\'s name, "onboarding page", "operator command", or a background job.' }),
+    apiKeyId: t.exposeID('apiKeyId', { nullable: true, description: 'The API key that made the change (null for the onboarding page, jobs and the operator command).' }),
+    userId: t.exposeString('userId', { nullable: true, description: 'Your user on whose behalf the key acted: the request\'s X-User-Id header.' }),
     requestId: t.exposeString('requestId', { nullable: true, description: 'X-Request-Id of the request that made the change.' }),
     before: t.expose('before', { type: 'JSON', nullable: true, description: 'The row before (updates, deletions), as stored.' }),
     after: t.expose('after', { type: 'JSON', nullable: true, description: 'The row after (creations, updates), as stored.' }),
@@ -34,6 +36,7 @@ builder.queryFields((t) => ({
       resourceId: t.arg.string({ required: false, validate: rules.shortText(200).nullish() }),
       action: t.arg({ type: AuditActionEnum, required: false }),
       requestId: t.arg.string({ required: false, validate: rules.shortText(128).nullish() }),
+      userId: t.arg.string({ required: false, validate: rules.shortText(200).nullish() }),
     },
     resolve: (_root, args, context, info) => {
       const where = {
@@ -41,6 +44,7 @@ builder.queryFields((t) => ({
         ...(args.resourceId ? { resourceId: args.resourceId } : {}),
         ...(args.action ? { action: args.action } : {}),
         ...(args.requestId ? { requestId: args.requestId } : {}),
+        ...(args.userId ? { userId: args.userId } : {}),
       };
       return pageOf(
         args,

@@ -60,6 +60,8 @@ describe('npm run apikey', () => {
     // Rotation: the new key works at once, the old one until its grace period ends.
     const rotated = JSON.parse((await apikey('rotate', created.keyId)).stdout);
     expect(rotated).toMatchObject({ replaces: created.keyId, permissions: ['consumer_cases:read'] });
+    // The replacement lives as long as the old key was meant to: 30 days from now.
+    expect(Math.abs(Date.parse(rotated.expiresAt) - (Date.now() + 30 * 24 * 3600_000))).toBeLessThan(120_000);
     expect(Math.abs(Date.parse(rotated.oldKeyValidUntil) - (Date.now() + 24 * 3600_000))).toBeLessThan(120_000);
     expect((await restClient(service.url, rotated.apiKey)('GET', '/v1/consumer-cases')).status).toBe(200);
     expect((await rest('GET', '/v1/consumer-cases')).status).toBe(200);
@@ -77,6 +79,12 @@ describe('npm run apikey', () => {
     await service.db.apiKey.update({ where: { id: again.keyId }, data: { expiresAt: new Date(Date.now() - 1000) } });
     expect((await restClient(service.url, again.apiKey)('GET', '/v1/consumer-cases')).status).toBe(401);
     await expect(apikey('create', '--org', orgName, '--permissions', 'all', '--expires-in-days', '-1')).rejects.toMatchObject({ code: 2 });
+
+    // The operator's changes are in the audit trail (without the key's hash); the last-used clock is not.
+    const trail = await service.db.auditEvent.findMany({ where: { resourceType: 'api_keys', resourceId: created.keyId }, orderBy: { createdAt: 'asc' } });
+    expect(trail.map((event) => [event.action, event.actor])).toEqual([['CREATE', 'operator command'], ['UPDATE', 'operator command']]);
+    expect(trail[1]!.after).toMatchObject({ id: created.keyId, expires_at: expect.any(String) });
+    expect(JSON.stringify(trail)).not.toMatch(/"hash"/);
   }, 90_000);
 
   it('refuses unknown permissions and missing arguments with usage', async () => {

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { RunningService } from '../../src/service.ts';
 import { restClient } from '../helpers/http.ts';
+import { textPdf } from '../helpers/sample-files.ts';
 import { createKey, createOrganization, startTestService, type TestOrganization } from '../helpers/service.ts';
 
 let service: RunningService;
@@ -17,6 +18,16 @@ beforeAll(async () => {
   rest = restClient(service.url, labelled);
 });
 afterAll(() => service?.stop());
+
+let pdfBytes: Buffer;
+beforeAll(async () => {
+  pdfBytes = await textPdf([['Audit trail sample', 'Invoice 42']]);
+});
+const pdfForm = () => {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(pdfBytes)]), 'sample.pdf');
+  return form;
+};
 
 describe('GET /v1/audit-events', () => {
   it('records creation, changes and deletion with who, when, the request id, and before/after', async () => {
@@ -68,6 +79,68 @@ describe('GET /v1/audit-events', () => {
     }
     const trail = await rest('GET', '/v1/audit-events?resourceType=consumer_cases');
     expect(trail.body.items.some((e: { actor: string }) => e.actor === 'forger')).toBe(false);
+  });
+
+  it('names the key by id and the user it acted for (X-User-Id), filterable by user', async () => {
+    const sameLabel = await createKey(service.db, org.id, ['consumer_cases:write', 'audit:read'], 'back office');
+    const a = await rest('POST', '/v1/consumer-cases', { email: 'user-a@example.com' }, { 'x-user-id': 'analyst-7' });
+    const b = await restClient(service.url, sameLabel)('POST', '/v1/consumer-cases', { email: 'user-b@example.com' });
+    const [recordA] = (await rest('GET', `/v1/audit-events?resourceId=${a.body.id}`)).body.items;
+    const [recordB] = (await rest('GET', `/v1/audit-events?resourceId=${b.body.id}`)).body.items;
+    expect(recordA).toMatchObject({ actor: 'back office', userId: 'analyst-7', apiKeyId: expect.any(String) });
+    expect(recordB).toMatchObject({ actor: 'back office', userId: null, apiKeyId: expect.any(String) });
+    expect(recordA.apiKeyId).not.toBe(recordB.apiKeyId);
+    const byUser = await rest('GET', '/v1/audit-events?userId=analyst-7');
+    expect(byUser.body.items.map((e: { resourceId: string }) => e.resourceId)).toEqual([a.body.id]);
+    // GraphQL takes the header too.
+    const gql = await fetch(`${service.url}/graphql`, {
+      method: 'POST',
+      headers: { 'x-api-key': sameLabel, 'x-user-id': 'analyst 8', 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'mutation { createConsumerCase(input: { email: "user-c@example.com" }) { id } }' }),
+    }).then((response) => response.json());
+    const [recordC] = (await rest('GET', `/v1/audit-events?resourceId=${gql.data.createConsumerCase.id}`)).body.items;
+    expect(recordC.userId).toBe('analyst 8');
+    // A malformed header is refused before anything runs.
+    const before = await service.db.consumerCase.count({ where: { organizationId: org.id } });
+    const bad = await rest('POST', '/v1/consumer-cases', { email: 'user-d@example.com' }, { 'x-user-id': 'u'.repeat(201) });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('X-User-Id: must be 1 to 200 printable ASCII characters');
+    expect(await service.db.consumerCase.count({ where: { organizationId: org.id } })).toBe(before);
+  });
+
+  it('cannot be altered by the app\'s own role either', async () => {
+    const client = new pg.Client({ connectionString: inject('databaseUrl') });
+    await client.connect();
+    try {
+      for (const statement of [
+        'UPDATE audit_events SET actor = $2 WHERE organization_id = $1::uuid',
+        'DELETE FROM audit_events WHERE organization_id = $1::uuid AND actor <> $2',
+      ]) {
+        await expect(client.query(statement, [org.id, 'forger'])).rejects.toThrow(/append-only/);
+      }
+      await expect(client.query('TRUNCATE audit_events')).rejects.toThrow(/append-only/);
+    } finally {
+      await client.end();
+    }
+    expect(await service.db.auditEvent.count({ where: { organizationId: org.id } })).toBeGreaterThan(0);
+  });
+
+  it('records analyses and webhook endpoint changes too, never a secret', async () => {
+    const full = restClient(service.url, org.key);
+    const file = await fetch(`${service.url}/v1/files/upload/private`, {
+      method: 'POST', headers: { 'x-api-key': org.key }, body: pdfForm(),
+    }).then((response) => response.json());
+    const before = (await full('GET', '/v1/audit-events?resourceType=document_analyses')).body.meta.total;
+    const parsed = await full('GET', `/v1/document-analysis/parse/${encodeURIComponent(file.fileKey)}`);
+    expect(parsed.status).toBe(200);
+    const analyses = await full('GET', '/v1/audit-events?resourceType=document_analyses');
+    expect(analyses.body.meta.total).toBeGreaterThan(before);
+    expect(analyses.body.items[0]).toMatchObject({ actor: expect.any(String), apiKeyId: expect.any(String), after: expect.objectContaining({ status: expect.any(String) }) });
+
+    const endpoint = await full('POST', '/v1/webhook-endpoints', { url: 'http://127.0.0.1:9/audit', eventTypes: ['*'] });
+    const trail = await full('GET', `/v1/audit-events?resourceType=webhook_endpoints&resourceId=${endpoint.body.endpoint.id}`);
+    expect(trail.body.items).toHaveLength(1);
+    expect(JSON.stringify(trail.body)).not.toContain(endpoint.body.secret);
   });
 
   it('needs audit:read', async () => {

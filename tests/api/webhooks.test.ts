@@ -205,6 +205,9 @@ describe('deliveries', () => {
     const replay = await rest('POST', `/v1/webhook-deliveries/${failed.id}/replay`);
     expect(replay.status).toBe(202);
     expect(replay.body).toMatchObject({ replayOfId: failed.id, eventId: failed.eventId, status: 'PENDING', attemptCount: 0 });
+    // A replay is someone's request: it is in the audit trail (planned deliveries are not).
+    const audited = await rest('GET', '/v1/audit-events?resourceType=webhook_deliveries');
+    expect(audited.body.items.map((e: { resourceId: string }) => e.resourceId)).toEqual([replay.body.id]);
     const replayed = await waitFor(async () => {
       const read = await rest('GET', `/v1/webhook-deliveries/${replay.body.id}`);
       return read.body.status === 'SUCCEEDED' && read.body;
