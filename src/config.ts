@@ -96,6 +96,8 @@ const EnvSchema = z.object({
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** At shutdown, how long running jobs may finish before they are handed back to the queue. */
+  JOB_SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(300).default(20),
   /** PostgreSQL schema of the job queue (pg-boss); instances that share work share it. */
   JOB_QUEUE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier').default('pgboss'),
   /** How often the job queue looks for jobs whose worker died (expired active jobs) and schedules their retry. */

@@ -14,7 +14,7 @@ import { createLogger } from './logger.ts';
 import { FileService } from './files/file-service.ts';
 import { AnalysisService } from './analysis/analysis-service.ts';
 import { selectEngine } from './analysis/engines/select.ts';
-import { type JobQueue, startJobQueue, stopJobQueue } from './jobs/queue.ts';
+import { type JobQueue, startJobQueue } from './jobs/queue.ts';
 import { selectMediaProvider } from './screening/media/select-provider.ts';
 import { attachRescreening } from './screening/rescreen.ts';
 import { ScreeningService } from './screening/screening-service.ts';
@@ -143,7 +143,7 @@ export async function startService(config: Config, logger = createLogger(config.
       // Stop accepting, let in-flight requests finish, then release the pool.
       await new Promise<void>((done) => server.close(() => done()));
       await stopWebhookDispatch();
-      await stopJobQueue(queue);
+      await queue.stopGracefully(config.JOB_SHUTDOWN_GRACE_SECONDS * 1000, logger);
       mailer.close();
       await engine.stop?.();
       await db.$disconnect();

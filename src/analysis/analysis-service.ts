@@ -52,13 +52,9 @@ export class AnalysisService {
   async attach(queue: JobQueue) {
     this.queue = queue;
     await queue.createQueue(ANALYSIS_QUEUE);
-    await queue.work<AnalysisJob>(
-      ANALYSIS_QUEUE,
-      { batchSize: 1, pollingIntervalSeconds: 0.5, includeMetadata: true },
-      async ([job]) => {
-        if (job) await this.runJob(job.data, job.retryCount >= job.retryLimit);
-      },
-    );
+    await queue.process<AnalysisJob>(ANALYSIS_QUEUE, { pollingIntervalSeconds: 0.5 }, async (job) => {
+      await this.runJob(job.data, job.retryCount >= job.retryLimit);
+    });
     await scheduleJob(queue, ABANDONED_SWEEP_QUEUE, '*/5 * * * *', () => this.failAbandoned());
   }
 

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { createDatabase } from '../db/client.ts';
 import { createLogger } from '../logger.ts';
-import { startJobQueue, stopJobQueue } from '../jobs/queue.ts';
+import { startJobQueue } from '../jobs/queue.ts';
 import { refreshSource, type RefreshOutcome } from '../screening/lists/list-loader.ts';
 import { createRescreenQueue } from '../screening/rescreen.ts';
 import { announceNewVersions } from '../screening/watchlist-service.ts';
@@ -33,7 +33,7 @@ async function main(argv: string[]) {
       const queue = await startJobQueue(databaseUrl, logger, config.JOB_QUEUE_SCHEMA);
       await createRescreenQueue(queue);
       await announceNewVersions(queue, outcomes);
-      await stopJobQueue(queue);
+      await queue.stop({ graceful: true, wait: true });
     }
   } finally {
     await db.$disconnect();

@@ -1,15 +1,87 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 
-export type JobQueue = PgBoss;
+/** A job this instance is running, and how to let go of it at shutdown. */
+interface RunningJob {
+  queue: string;
+  controller: AbortController;
+  release: () => void;
+}
 
 /**
- * Background work goes through pg-boss: jobs live in PostgreSQL (schema
- * `pgboss`), so they survive restarts and any instance can take them.
+ * Background work goes through pg-boss: jobs live in PostgreSQL, so they
+ * survive restarts and any instance can take them. Workers register through
+ * `process`, which tracks what this instance runs, so that a shutdown can
+ * hand unfinished jobs back to the queue (`stopGracefully`) instead of
+ * failing them as pg-boss's own stop does (which uses up a retry, or loses
+ * the job when none is left).
  */
+export class JobQueue extends PgBoss {
+  readonly #running = new Map<string, RunningJob>();
+  readonly #queues = new Set<string>();
+
+  constructor(
+    options: PgBoss.ConstructorOptions,
+    readonly schemaName: string,
+  ) {
+    super({ ...options, schema: schemaName });
+  }
+
+  /** Works queue `name` one job at a time; the handler's signal aborts when the job is handed back at shutdown. */
+  async process<T extends object>(
+    name: string,
+    options: Omit<PgBoss.WorkOptions, 'batchSize' | 'includeMetadata'>,
+    handler: (job: PgBoss.JobWithMetadata<T>, signal: AbortSignal) => Promise<void>,
+  ): Promise<string> {
+    this.#queues.add(name);
+    return this.work<T>(name, { ...options, batchSize: 1, includeMetadata: true }, async ([job]) => {
+      if (!job) return;
+      const controller = new AbortController();
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      this.#running.set(job.id, { queue: name, controller, release });
+      try {
+        await Promise.race([handler(job, controller.signal), released]);
+      } finally {
+        this.#running.delete(job.id);
+      }
+    });
+  }
+
+  /**
+   * Stops taking jobs, lets running ones finish for up to `graceMs`, then
+   * puts the rest back in the queue as not started: no retry is used up and
+   * another instance takes them a moment later (their handlers here are told
+   * to stop; every job is written to be safe to run again).
+   */
+  async stopGracefully(graceMs: number, logger: Logger) {
+    await Promise.all([...this.#queues].map((name) => this.offWork(name)));
+    const deadline = Date.now() + graceMs;
+    while (this.#running.size && Date.now() < deadline) await delay(50);
+    const unfinished = [...this.#running.entries()];
+    if (unfinished.length) {
+      const ids = unfinished.map(([id]) => id);
+      // Not fetchable for two seconds: pg-boss's own completion of the released
+      // handler (a no-op unless the job is active) runs before anyone can take it.
+      await this.getDb().executeSql(
+        `UPDATE "${this.schemaName}".job SET state = 'retry', started_on = NULL, start_after = now() + interval '2 seconds'
+          WHERE id = ANY($1::uuid[]) AND state = 'active'`,
+        [ids],
+      );
+      for (const [, job] of unfinished) {
+        job.controller.abort(new Error('the instance is shutting down'));
+        job.release();
+      }
+      logger.warn({ jobs: unfinished.map(([id, job]) => ({ id, queue: job.queue })) }, 'unfinished jobs returned to the queue');
+    }
+    await this.stop({ graceful: true, wait: true, timeout: 5_000 });
+  }
+}
+
 export async function startJobQueue(databaseUrl: string, logger: Logger, schema = 'pgboss', maintenanceIntervalSeconds = 120): Promise<JobQueue> {
   // Maintenance also expires jobs whose worker died, which then go back to the queue for their retry.
-  const boss = new PgBoss({ connectionString: databaseUrl, schema, application_name: 'compliance-jobs', max: 4, maintenanceIntervalSeconds });
+  const boss = new JobQueue({ connectionString: databaseUrl, application_name: 'compliance-jobs', max: 4, maintenanceIntervalSeconds }, schema);
   boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
   await boss.start();
   return boss;
@@ -19,12 +91,7 @@ export async function startJobQueue(databaseUrl: string, logger: Logger, schema 
 export async function scheduleJob(queue: JobQueue, name: string, cron: string, work: () => Promise<unknown>) {
   await queue.createQueue(name, { name, policy: 'singleton' });
   await queue.schedule(name, cron);
-  await queue.work(name, async () => {
+  await queue.process(name, {}, async () => {
     await work();
   });
-}
-
-export async function stopJobQueue(boss: JobQueue) {
-  // Graceful: running jobs finish (up to the timeout) or go back to the queue.
-  await boss.stop({ graceful: true, wait: true, timeout: 20_000 });
 }

@@ -39,8 +39,8 @@ export const ONBOARDING_JOB_OPTIONS = { retryLimit: 3, retryDelay: 10, retryBack
  */
 export async function attachOnboardingChecks(queue: JobQueue, dependencies: Dependencies) {
   await queue.createQueue(ONBOARDING_QUEUE);
-  await queue.work<OnboardingJob>(ONBOARDING_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
-    if (job) await runOnboardingChecks(job.data, dependencies);
+  await queue.process<OnboardingJob>(ONBOARDING_QUEUE, { pollingIntervalSeconds: 0.5 }, async (job) => {
+    await runOnboardingChecks(job.data, dependencies);
   });
   await scheduleJob(queue, SWEEP_QUEUE, '* * * * *', () => queueDueChecks(queue, dependencies.db, new Date(Date.now() - SWEEP_GRACE_MS)));
 }

@@ -109,7 +109,7 @@ export const createRescreenQueue = (queue: JobQueue) =>
 
 export async function attachRescreening(queue: JobQueue, deps: { db: Database; logger: Logger; screening: ScreeningService }) {
   await createRescreenQueue(queue);
-  await queue.work<{ loads: ListVersion[] }>(RESCREEN_QUEUE, { batchSize: 1, pollingIntervalSeconds: 2 }, async ([job]) => {
-    await rescreenAfterListChange(deps, job!.data.loads);
+  await queue.process<{ loads: ListVersion[] }>(RESCREEN_QUEUE, { pollingIntervalSeconds: 2 }, async (job) => {
+    await rescreenAfterListChange(deps, job.data.loads);
   });
 }

@@ -36,7 +36,7 @@ export class WatchlistService {
     if (this.options.sources.length === 0) return;
     // At most one refresh queued and one running, across instances.
     await queue.createQueue(REFRESH_QUEUE, { name: REFRESH_QUEUE, policy: 'stately' });
-    await queue.work(REFRESH_QUEUE, { batchSize: 1, pollingIntervalSeconds: 5 }, async () => {
+    await queue.process(REFRESH_QUEUE, { pollingIntervalSeconds: 5 }, async () => {
       await this.refreshAll();
     });
     if (this.options.cron) await queue.schedule(REFRESH_QUEUE, this.options.cron);

@@ -23,8 +23,8 @@ export async function attachWebhooks(queue: JobQueue, { db, logger, dispatchInte
   await queue.createQueue(DELIVERY_QUEUE);
   // A few deliveries at once, so one slow receiver does not hold up the others.
   for (let worker = 0; worker < 4; worker += 1) {
-    await queue.work<{ deliveryId: string }>(DELIVERY_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
-      if (job) await attemptDelivery(job.data.deliveryId, db, settings, logger);
+    await queue.process<{ deliveryId: string }>(DELIVERY_QUEUE, { pollingIntervalSeconds: 0.5 }, async (job, signal) => {
+      await attemptDelivery(job.data.deliveryId, db, settings, logger, signal);
     });
   }
   await scheduleJob(queue, OVERDUE_QUEUE, '* * * * *', async () => {

@@ -44,7 +44,7 @@ export async function dispatchDeliveries(queue: JobQueue, db: Database, settings
  * had its attempts. Delivery is at least once: receivers deduplicate on
  * Webhook-Id (the event id).
  */
-export async function attemptDelivery(deliveryId: string, db: Database, settings: DeliverySettings, logger: Logger) {
+export async function attemptDelivery(deliveryId: string, db: Database, settings: DeliverySettings, logger: Logger, signal?: AbortSignal) {
   // The platform's own work, not a tenant's request: attempts are written by the app's role only.
   const delivery = await db.webhookDelivery.findUnique({ where: { id: deliveryId }, include: { endpoint: true, event: true } });
   if (!delivery || delivery.status !== 'PENDING') return;
@@ -62,7 +62,9 @@ export async function attemptDelivery(deliveryId: string, db: Database, settings
     'webhook-delivery': delivery.id,
     'webhook-timestamp': String(timestamp),
     'webhook-signature': signatureHeader(delivery.endpoint.secret, timestamp, body),
-  }, settings);
+  }, { ...settings, signal });
+  // Handed back to the queue at shutdown: the instance that takes it makes this attempt.
+  if (signal?.aborted) return;
   const succeeded = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
   const final = succeeded || number >= settings.maxAttempts;
   await db.$transaction([

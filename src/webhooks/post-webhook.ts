@@ -21,7 +21,7 @@ export function postWebhook(
   url: string,
   body: string,
   headers: Record<string, string>,
-  options: { timeoutMs: number; allowPrivateNetworks: boolean },
+  options: { timeoutMs: number; allowPrivateNetworks: boolean; signal?: AbortSignal },
 ): Promise<WebhookResponse> {
   const started = performance.now();
   const target = new URL(url);
@@ -53,6 +53,7 @@ export function postWebhook(
     });
     // The whole exchange is bounded, not only the idle time between packets.
     const deadline = setTimeout(() => outgoing.destroy(new Error(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
+    options.signal?.addEventListener('abort', () => outgoing.destroy(new Error('cancelled: the instance is shutting down')), { once: true });
     outgoing.on('error', (error) => finish({ status: null, body: null, error: error.message }));
     outgoing.on('close', () => {
       clearTimeout(deadline);
