@@ -23,6 +23,17 @@ const SCALARS: Record<string, JsonSchema> = {
 const orNull = (schema: JsonSchema): JsonSchema =>
   typeof schema.type === 'string' ? { ...schema, type: [schema.type, 'null'] } : { anyOf: [schema, { type: 'null' }] };
 
+const header = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
+/** Sent on every answer to a request with a valid key while limits are on (README "Rate limits"). */
+const HEADERS = {
+  'RateLimit-Limit': header('Requests allowed per window by the tighter of the key\'s and the organization\'s limits'),
+  'RateLimit-Remaining': header('Requests left in the current window'),
+  'RateLimit-Reset': header('Seconds until the window resets'),
+  'Retry-After': header('Seconds until the window resets'),
+};
+const headerRefs = (...names: Array<keyof typeof HEADERS>) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+const RATE_LIMIT_HEADERS = headerRefs('RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset');
+
 /**
  * The OpenAPI 3.1 description of the `/v1` API, derived from the route table:
  * each route's path and query parameters, its body (the GraphQL input types),
@@ -174,7 +185,9 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RestRoute[], info: {
         description: 'Replays the first successful result for 24 hours instead of running again; another request with the same key is a 422.',
       });
     }
-    const error = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+    const error = (description: string, headers?: object) => ({
+      description, ...(headers ? { headers } : {}), content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    });
     paths[openApiPath] ??= {};
     paths[openApiPath]![route.method.toLowerCase()] = {
       operationId: operation.name?.value,
@@ -191,13 +204,16 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RestRoute[], info: {
             ? { requestBody: { required: bodyRequired.length > 0, content: { 'application/json': { schema: { type: 'object', required: bodyRequired, properties: bodyProperties } } } } }
             : {}),
       responses: {
-        ...Object.fromEntries(statuses.map((status) => [String(status), { description: status === 202 ? 'Accepted; still running' : 'Success', content: { 'application/json': { schema: body } } }])),
+        ...Object.fromEntries(statuses.map((status) => [String(status), {
+          description: status === 202 ? 'Accepted; still running' : 'Success', headers: RATE_LIMIT_HEADERS, content: { 'application/json': { schema: body } },
+        }])),
         400: error('Invalid input (every invalid field named)'),
         401: error('Missing, unknown, expired or revoked API key'),
         403: error(`The key lacks ${permission}`),
         ...(openApiPath.includes('{') ? { 404: error('Not found, or another organization\'s') } : {}),
         ...(mutation ? { 409: error('A request with the same Idempotency-Key is still running (or another conflict)'), 422: error('Idempotency-Key used for a different request') } : {}),
-        429: error('Rate limit of the key or the organization reached; see Retry-After'),
+        429: error('Rate limit of the key or the organization reached; see Retry-After', headerRefs('RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After')),
+        503: error('The database or the file store is unavailable for the moment; retry shortly'),
       },
       security: [{ apiKey: [] }],
     };
@@ -206,7 +222,11 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RestRoute[], info: {
     openapi: '3.1.0',
     info: { ...info, description: 'REST compatibility layer: every endpoint runs a saved GraphQL operation (see /graphql).' },
     servers: [{ url: '/' }],
-    components: { schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))), securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
+    components: {
+      schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))),
+      headers: HEADERS,
+      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+    },
     security: [{ apiKey: [] }],
     paths,
   };

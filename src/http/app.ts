@@ -12,7 +12,7 @@ import { graphqlMultipart } from './graphql-multipart.ts';
 import { servePublicFiles } from './public-files.ts';
 import { createRestRouter } from '../../rest/adapter.ts';
 import { routes } from '../../rest/routes.ts';
-import { AppError, errorBody, GENERIC_SERVER_ERROR, InvalidFieldsError, notFound } from '../errors.ts';
+import { AppError, ERROR_STATUS, errorBody, GENERIC_SERVER_ERROR, InvalidFieldsError, notFound } from '../errors.ts';
 import type { OnboardingService } from '../onboarding/onboarding-service.ts';
 import { onboardingPages } from './onboarding-pages.ts';
 import type { JobQueue } from '../jobs/queue.ts';
@@ -82,7 +82,10 @@ export function createApp(options: {
       const message =
         error instanceof AppError || (status < 500 && error instanceof Error) ? (error as Error).message : GENERIC_SERVER_ERROR;
       ctx.status = status;
-      ctx.body = { ...errorBody(status, message), ...(error instanceof InvalidFieldsError ? { fields: error.fields } : {}) };
+      ctx.body = ctx.path === '/graphql'
+        // GraphQL callers get GraphQL's shape (429, 503 and the like come before the GraphQL server runs).
+        ? { errors: [{ message, extensions: { code: error instanceof AppError ? error.code : codeOf(status), http: { status } } }] }
+        : { ...errorBody(status, message), ...(error instanceof InvalidFieldsError ? { fields: error.fields } : {}) };
       if (status === 413) hangUpAfterResponse(ctx);
     }
   });
@@ -123,6 +126,11 @@ function hangUpAfterResponse(ctx: Koa.Context) {
   if (ctx.req.complete) return;
   ctx.set('Connection', 'close');
   ctx.res.once('finish', () => ctx.req.socket.destroy());
+}
+
+/** The error code of an HTTP status (the first code with that status), for errors that are not typed. */
+function codeOf(status: number): string {
+  return Object.entries(ERROR_STATUS).find(([, value]) => value === status)?.[0] ?? (status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST');
 }
 
 function statusOf(error: unknown): number {

@@ -1,11 +1,14 @@
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
 import { type JobQueue, scheduleJob } from '../jobs/queue.ts';
-import { attemptDelivery, DELIVERY_QUEUE, type DeliverySettings, dispatchDeliveries } from './delivery-worker.ts';
+import { attemptDelivery, DELIVERY_QUEUE, type DeliverySettings, dispatchDeliveries, failLostDeliveries } from './delivery-worker.ts';
 import { emitOverdueTasks } from './overdue-tasks.ts';
 
 const OVERDUE_QUEUE = 'task-overdue-sweep';
 const RETENTION_QUEUE = 'event-retention';
+const LOST_DELIVERY_QUEUE = 'webhook-lost-delivery-sweep';
+/** A queued delivery whose job is gone this long after queueing is taken as lost. */
+const LOST_AFTER_MS = 10 * 60_000;
 
 interface Options extends DeliverySettings {
   db: Database;
@@ -30,6 +33,10 @@ export async function attachWebhooks(queue: JobQueue, { db, logger, dispatchInte
   await scheduleJob(queue, OVERDUE_QUEUE, '* * * * *', async () => {
     const emitted = await emitOverdueTasks(db);
     if (emitted) logger.info({ emitted }, 'task.overdue events emitted');
+  });
+  await scheduleJob(queue, LOST_DELIVERY_QUEUE, '*/5 * * * *', async () => {
+    const failed = await failLostDeliveries(queue, db, new Date(Date.now() - LOST_AFTER_MS));
+    if (failed) logger.warn({ failed }, 'webhook deliveries whose jobs were lost recorded as failed');
   });
   await scheduleJob(queue, RETENTION_QUEUE, '17 3 * * *', async () => {
     // Deliveries and their attempts go with their events (foreign keys cascade).

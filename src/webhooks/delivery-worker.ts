@@ -87,3 +87,32 @@ export async function attemptDelivery(deliveryId: string, db: Database, settings
   }
   if (!succeeded) logger.warn({ deliveryId, endpointId: delivery.endpointId, attempts: number }, 'webhook delivery failed after its last attempt');
 }
+
+/**
+ * Deliveries still PENDING whose job is gone from the queue: their worker died
+ * mid-attempt often enough that the queue spent its retries (crashes record no
+ * attempt). They are recorded as FAILED, with an attempt that says why, so the
+ * log shows the truth and they can be replayed; nothing stays pending forever.
+ */
+export async function failLostDeliveries(queue: JobQueue, db: Database, enqueuedBefore: Date) {
+  // Across organizations by design (the platform's own housekeeping).
+  const lost = await db.$queryRawUnsafe<Array<{ id: string; organization_id: string; attempt_count: number }>>(
+    `SELECT d.id::text, d.organization_id::text, d.attempt_count FROM webhook_deliveries d
+      WHERE d.status = 'PENDING' AND d.enqueued_at < $1
+        AND NOT EXISTS (SELECT 1 FROM "${queue.schemaName}".job j WHERE j.name = $2 AND j.id = d.id AND j.state < 'completed')`,
+    enqueuedBefore, DELIVERY_QUEUE,
+  );
+  const now = new Date();
+  for (const delivery of lost) {
+    await db.$transaction([
+      db.webhookDeliveryAttempt.create({
+        data: {
+          organizationId: delivery.organization_id, deliveryId: delivery.id, number: delivery.attempt_count + 1, startedAt: now, durationMs: 0,
+          error: 'not attempted: the job queue gave up on this delivery (the instances working it stopped during its attempts); replay it to send it again',
+        },
+      }),
+      db.webhookDelivery.updateMany({ where: { id: delivery.id, status: 'PENDING' }, data: { status: 'FAILED', attemptCount: delivery.attempt_count + 1, lastAttemptAt: now } }),
+    ]);
+  }
+  return lost.length;
+}

@@ -49,6 +49,7 @@ describe('when PostgreSQL goes away', () => {
     }
     const gql = await graphqlClient(service.url, org.key)('{ consumerCases { meta { total } } }');
     expect(gql.status).toBe(503);
+    expect(gql.errors?.[0]).toMatchObject({ message: 'The database is unavailable; try again shortly', extensions: { code: 'SERVICE_UNAVAILABLE' } });
     expect((await fetch(`${service.url}/readyz`)).status).toBe(503);
     expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
 

@@ -43,6 +43,10 @@ describe('rate limits', () => {
       method: 'POST', headers: { 'x-api-key': org.key, 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ consumerCases { meta { total } } }' }),
     });
     expect(graphql.status).toBe(429);
+    expect(graphql.headers.get('retry-after')).not.toBeNull();
+    // In GraphQL's own shape, with the same code as everywhere else.
+    const graphqlBody = await graphql.json();
+    expect(graphqlBody.errors[0]).toMatchObject({ message: expect.stringMatching(/^Too many requests/), extensions: { code: 'TOO_MANY_REQUESTS' } });
   });
 
   it('counts all keys of an organization together', async () => {

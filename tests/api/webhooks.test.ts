@@ -3,6 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/service.ts';
+import { failLostDeliveries } from '../../src/webhooks/delivery-worker.ts';
 import { emitOverdueTasks } from '../../src/webhooks/overdue-tasks.ts';
 import { graphqlClient, restClient } from '../helpers/http.ts';
 import { createKey, startTestService, twoOrganizations } from '../helpers/service.ts';
@@ -249,6 +250,33 @@ describe('deliveries', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect((await rest('GET', `/v1/webhook-deliveries?endpointId=${paused.id}`)).body.meta.total).toBe(1);
     expect((await rest('POST', `/v1/webhook-deliveries/${cancelled.id}/replay`)).status).toBe(409);
+  });
+});
+
+describe('deliveries whose job was lost', () => {
+  it('are recorded as failed (and replayable) instead of pending forever; one with a live job is left alone', async () => {
+    const target = await endpoint(['task.created']);
+    await rest('POST', '/v1/tasks', { title: 'Lost delivery' });
+    await rest('POST', '/v1/tasks', { title: 'Kept delivery' });
+    const delivered = await waitFor(async () => {
+      const log = await rest('GET', `/v1/webhook-deliveries?endpointId=${target.id}&status=SUCCEEDED`);
+      return log.body.items.length === 2 && log.body.items;
+    }, 'both deliveries', 15_000);
+    // Two deliveries as a crash-looping worker would leave them: pending, queued long ago; one job gone, one waiting.
+    const [lost, kept] = delivered as Array<{ id: string; eventId: string }>;
+    const long = new Date(Date.now() - 3_600_000);
+    const pending = (id: string) => service.db.webhookDelivery.update({ where: { id }, data: { status: 'PENDING', enqueuedAt: long, attemptCount: 0, deliveredAt: null } });
+    await pending(lost!.id);
+    await pending(kept!.id);
+    await service.db.$executeRawUnsafe(`DELETE FROM "${service.queue.schemaName}".job WHERE id IN ($1::uuid, $2::uuid)`, lost!.id, kept!.id);
+    await service.queue.insert([{ id: kept!.id, name: 'webhook-delivery', data: { deliveryId: kept!.id }, startAfter: new Date(Date.now() + 3_600_000) }]);
+
+    expect(await failLostDeliveries(service.queue, service.db, new Date(Date.now() - 600_000))).toBe(1);
+    const failed = (await rest('GET', `/v1/webhook-deliveries/${lost!.id}`)).body;
+    expect(failed.status).toBe('FAILED');
+    expect(failed.attempts.at(-1).error).toMatch(/the job queue gave up on this delivery/);
+    expect((await rest('GET', `/v1/webhook-deliveries/${kept!.id}`)).body.status).toBe('PENDING');
+    expect((await rest('POST', `/v1/webhook-deliveries/${lost!.id}/replay`)).status).toBe(202);
   });
 });
 
