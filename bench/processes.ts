@@ -35,11 +35,11 @@ export async function peakMemoryMB(pid: number) {
 export async function startNodeProcess(
   script: string,
   env: Record<string, string>,
-  options: { readyPath: string; logFile?: string; timeoutSeconds?: number },
+  options: { readyPath: string; logFile?: string; timeoutSeconds?: number; nodeArgs?: string[] },
 ): Promise<BenchProcess> {
   const port = await freePort();
   const log = options.logFile ? openSync(options.logFile, 'a') : 'ignore';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', script], {
     stdio: ['ignore', log, options.logFile ? log : 'inherit'],
     env: { ...env, HOST: '127.0.0.1', PORT: String(port) },
   });
@@ -85,7 +85,11 @@ export function startServiceProcess(databaseUrl: string, workDir: string, env: R
       WATCHLIST_SOURCES: '[]', WATCHLIST_REFRESH_CRON: 'off', ADVERSE_MEDIA_PROVIDER: 'off',
       ...env,
     },
-    { readyPath: '/readyz', logFile: join(workDir, 'service.log') },
+    {
+      readyPath: '/readyz', logFile: join(workDir, 'service.log'),
+      // BENCH_PROFILE_DIR: V8 CPU profiles of the service, written when it stops (open them in Chrome's DevTools).
+      nodeArgs: process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [],
+    },
   );
 }
 
