@@ -22,6 +22,7 @@ import { WatchlistService } from './screening/watchlist-service.ts';
 import { connectObjectStore } from './storage/connect.ts';
 import { resolve } from 'node:path';
 import { createMailer } from './mail/mailer.ts';
+import { TenantSessions } from './db/tenant-sessions.ts';
 import { attachOnboardingChecks } from './onboarding/after-submission.ts';
 import { OnboardingService } from './onboarding/onboarding-service.ts';
 import { attachWebhooks } from './webhooks/attach-webhooks.ts';
@@ -60,8 +61,9 @@ export async function prepareDatabase(config: Config, logger: Logger) {
 export async function startService(config: Config, logger = createLogger(config.LOG_LEVEL)): Promise<RunningService> {
   const { databaseUrl, stopEmbedded } = await prepareDatabase(config, logger);
   const db = createDatabase(databaseUrl, config.DATABASE_POOL_SIZE);
-  // Read requests' shared transactions have a pool of their own (src/db/tenant.ts).
-  const readDb = createDatabase(databaseUrl, config.DATABASE_POOL_SIZE);
+  // Requests authenticate on a pool of their own and read through that connection (src/db/tenant-sessions.ts).
+  const sessions = new TenantSessions(databaseUrl, config.DATABASE_POOL_SIZE, logger);
+  const readDb = sessions.prisma;
   const storage = await connectObjectStore(config, logger);
   let url = '';
   const files = new FileService({
@@ -118,7 +120,7 @@ export async function startService(config: Config, logger = createLogger(config.
     schema, db, readDb, files, analysis, watchlists, screening, onboarding, logger, webhooks: { allowPrivateNetworks: webhookSettings.allowPrivateNetworks },
   });
   const app = createApp({
-    graphql, schema, db, logger, store: storage.store, onboarding, queue, metricsToken: config.METRICS_TOKEN,
+    graphql, schema, db, sessions, logger, store: storage.store, onboarding, queue, metricsToken: config.METRICS_TOKEN,
     rateLimits: { perKey: config.RATE_LIMIT_PER_KEY, perOrganization: config.RATE_LIMIT_PER_ORGANIZATION, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS },
     bodyLimit: config.BODY_LIMIT, maxUploadBytes: config.MAX_UPLOAD_BYTES,
   });
@@ -147,7 +149,7 @@ export async function startService(config: Config, logger = createLogger(config.
       mailer.close();
       await engine.stop?.();
       await db.$disconnect();
-      await readDb.$disconnect();
+      await sessions.end();
       await storage.stop();
       await stopEmbedded?.();
     },

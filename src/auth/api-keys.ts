@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../db/client.ts';
+import type { TenantSession, TenantSessions } from '../db/tenant-sessions.ts';
 import { isPermission, type Permission } from './permissions.ts';
 
 const KEY_PREFIX = 'cpk_';
@@ -37,60 +38,38 @@ export interface RequestCounts {
   organization: number;
 }
 
-interface KeyRow {
-  id: string;
-  organization_id: string;
-  permissions: string[];
-  last_used_at: Date | null;
-  label: string | null;
-  prefix: string;
-  key_count: number | null;
-  organization_count: number | null;
-}
-
 /**
- * Looks the presented key up and, when `countIn` gives a rate-limit window
- * and the key is usable, counts the request for the key and its
- * organization, all in one statement: every request pays one database round
- * trip for both. Revoked and expired keys are not found (and not counted).
+ * Looks the presented key up on a connection of the request pool and, when
+ * it is usable, counts the request for the key and its organization (when
+ * `countIn` gives a rate-limit window) and makes that connection the
+ * request's tenant session, all in one round trip (src/db/tenant-sessions.ts).
+ * Revoked and expired keys are not found (and not counted). The caller
+ * releases the session.
  */
 export async function authenticate(
+  sessions: TenantSessions,
   db: Database,
   presented: string | null | undefined,
-  options: { now?: Date; countIn?: Date } = {},
-): Promise<{ key: AuthenticatedKey; counts?: RequestCounts } | null> {
+  options: { now?: Date; countIn?: Date; userId?: string; requestId?: string } = {},
+): Promise<{ key: AuthenticatedKey; counts?: RequestCounts; session: TenantSession } | null> {
   const now = options.now ?? new Date();
   // Cheap shape check first: garbage never reaches the database.
   if (!presented || !presented.startsWith(KEY_PREFIX) || presented.length > 200) return null;
-  const windowStart = options.countIn ?? null;
-  const [row] = await db.$queryRaw<KeyRow[]>`
-    WITH usable AS (
-      SELECT id, organization_id, permissions, last_used_at, label, prefix FROM api_keys
-       WHERE hash = ${hashApiKey(presented)} AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ${now})
-    ), counted AS (
-      INSERT INTO rate_limit_windows (bucket, window_start, count)
-      SELECT bucket, ${windowStart}::timestamptz, 1
-        FROM usable, LATERAL (VALUES ('key:' || usable.id), ('org:' || usable.organization_id)) AS buckets (bucket)
-       WHERE ${windowStart}::timestamptz IS NOT NULL
-      ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
-      RETURNING bucket, count
-    )
-    SELECT usable.id::text, usable.organization_id::text, usable.permissions, usable.last_used_at, usable.label, usable.prefix,
-           (SELECT count FROM counted WHERE bucket = 'key:' || usable.id) AS key_count,
-           (SELECT count FROM counted WHERE bucket = 'org:' || usable.organization_id) AS organization_count
-      FROM usable`;
-  if (!row) return null;
-  if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() >= LAST_USED_RESOLUTION_MS) {
+  const opened = await sessions.open({ keyHash: hashApiKey(presented), now, countIn: options.countIn, userId: options.userId, requestId: options.requestId });
+  if (!opened) return null;
+  const { key: row, session } = opened;
+  if (!row.key_last_used_at || now.getTime() - row.key_last_used_at.getTime() >= LAST_USED_RESOLUTION_MS) {
     // Not awaited: the request does not wait for bookkeeping, and a lost update only makes it older.
     db.apiKey
-      .updateMany({ where: { id: row.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now.getTime() - LAST_USED_RESOLUTION_MS) } }] }, data: { lastUsedAt: now } })
+      .updateMany({ where: { id: row.key_id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now.getTime() - LAST_USED_RESOLUTION_MS) } }] }, data: { lastUsedAt: now } })
       .catch(() => {});
   }
   const key: AuthenticatedKey = {
-    id: row.id,
-    organizationId: row.organization_id,
-    name: row.label || `API key ${row.prefix}`,
-    permissions: new Set(row.permissions.filter(isPermission)),
+    id: row.key_id,
+    organizationId: row.key_organization_id,
+    name: row.key_label || `API key ${row.key_prefix}`,
+    permissions: new Set(row.key_permissions.filter(isPermission)),
   };
-  return windowStart ? { key, counts: { windowStart, key: row.key_count ?? 0, organization: row.organization_count ?? 0 } } : { key };
+  const counts = options.countIn ? { windowStart: options.countIn, key: row.key_count ?? 0, organization: row.organization_count ?? 0 } : undefined;
+  return { key, counts, session };
 }

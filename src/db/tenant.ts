@@ -59,12 +59,13 @@ type TransactionClient = Prisma.TransactionClient;
 const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 60_000 };
 
 /**
- * One read-only tenant transaction shared by every query of a read request
- * (a GraphQL query operation): opened by its first query, closed when the
- * operation is done. A request then pays one BEGIN, one setup statement and
- * one COMMIT instead of those around each of its queries. It comes from its
- * own pool (`db`), which holds nothing else, so a request waiting for a
- * second connection while it holds one cannot starve the other pool.
+ * The reads of one read request (a GraphQL query operation), all through one
+ * Prisma transaction on the request's tenant session
+ * (src/db/tenant-sessions.ts): the connection it authenticated on, already
+ * the tenant's, read-only, with the organization and who acts set, so the
+ * transaction's BEGIN, setup and COMMIT cost no round trip. One transaction
+ * per request also keeps Prisma from batching one request's reads with
+ * another's. Opened by the first read, closed when the operation is done.
  */
 export class SharedReadTransaction {
   #transaction?: Promise<TransactionClient>;
@@ -72,18 +73,13 @@ export class SharedReadTransaction {
   #finished?: Promise<unknown>;
   active = false;
 
-  constructor(
-    private readonly db: Database,
-    private readonly organizationId: string,
-    private readonly who?: Actor,
-  ) {}
+  constructor(private readonly db: Database) {}
 
   client(): Promise<TransactionClient> {
     this.#transaction ??= new Promise<TransactionClient>((resolve, reject) => {
       const done = new Promise<void>((release) => (this.#finish = release));
       this.#finished = this.db
         .$transaction(async (tx) => {
-          await enterTenant(tx, this.organizationId, this.who, { readOnly: true });
           resolve(tx);
           await done;
         }, TRANSACTION_OPTIONS)
@@ -92,7 +88,7 @@ export class SharedReadTransaction {
     return this.#transaction;
   }
 
-  /** Ends the transaction (if one was opened) and frees its connection. */
+  /** Ends the transaction (if one was opened). */
   async close() {
     this.active = false;
     this.#finish?.();

@@ -5,6 +5,7 @@ import Koa from 'koa';
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
+import type { TenantSessions } from '../db/tenant-sessions.ts';
 import type { GraphQLParams } from 'graphql-yoga';
 import type { ObjectStore } from '../storage/object-store.ts';
 import { type AuthState, authenticateRequests } from './authenticate.ts';
@@ -34,6 +35,7 @@ export function createApp(options: {
   graphql: GraphQLServer;
   schema: GraphQLSchema;
   db: Database;
+  sessions: TenantSessions;
   store: ObjectStore;
   logger: Logger;
   onboarding: OnboardingService;
@@ -43,7 +45,7 @@ export function createApp(options: {
   bodyLimit: string;
   maxUploadBytes: number;
 }) {
-  const { graphql, schema, db, store, logger, onboarding, queue, rateLimits, metricsToken, bodyLimit, maxUploadBytes } = options;
+  const { graphql, schema, db, sessions, store, logger, onboarding, queue, rateLimits, metricsToken, bodyLimit, maxUploadBytes } = options;
   const metrics = createMetrics(queue);
   const app = new Koa<AuthState & { graphqlParams?: GraphQLParams }>();
 
@@ -96,7 +98,7 @@ export function createApp(options: {
   app.use(onboardingPages(onboarding, { bodyLimit, maxUploadBytes }));
   app.use(apiDocs());
 
-  app.use(authenticateRequests(db, rateLimits));
+  app.use(authenticateRequests(sessions, db, rateLimits));
   app.use(rateLimit(rateLimits));
   app.use(graphqlMultipart({ maxUploadBytes }));
 

@@ -1,28 +1,55 @@
 import type { Middleware } from 'koa';
 import { type AuthenticatedKey, authenticate, type RequestCounts } from '../auth/api-keys.ts';
 import type { Database } from '../db/client.ts';
-import { unauthenticated } from '../errors.ts';
+import type { TenantSessions } from '../db/tenant-sessions.ts';
+import { badRequest, unauthenticated } from '../errors.ts';
 import { currentWindow, limited, type RateLimits } from './rate-limit.ts';
+import { requestScope } from './request-scope.ts';
 
 export interface AuthState {
   apiKey: AuthenticatedKey | null;
+  /** The integrator's user the key acts for (X-User-Id), recorded in the audit trail. */
+  userId?: string;
   /** This request's count in the rate-limit window, when limits are on (src/http/rate-limit.ts). */
   requestCounts?: RequestCounts;
 }
 
+const USER_ID = /^[\x21-\x7e](?:[\x20-\x7e]{0,198}[\x21-\x7e])?$/;
+const MULTIPART = /^multipart\/form-data\b/i;
+
 /**
  * Resolves X-API-Key once per request, before anything reads the body, so a
  * caller without a valid key learns nothing else (401 comes first). The same
- * statement counts the request for the rate limits. REST routes stop here;
- * /graphql answers the 401 in GraphQL's shape from its context factory
- * (src/http/yoga.ts), after serving GraphiQL's page to browsers.
+ * round trip counts the request for the rate limits and opens the request's
+ * tenant session (src/db/tenant-sessions.ts), which serves its reads and is
+ * released when the request ends (at once for writes: REST methods other
+ * than GET and uploads; GraphQL mutations let go of it when they start).
+ * REST routes stop here; /graphql answers the 401 in GraphQL's shape from its
+ * context factory (src/http/yoga.ts), after serving GraphiQL's page to browsers.
  */
-export function authenticateRequests(db: Database, limits: RateLimits): Middleware<AuthState> {
+export function authenticateRequests(sessions: TenantSessions, db: Database, limits: RateLimits): Middleware<AuthState> {
   return async (ctx, next) => {
-    const found = await authenticate(db, ctx.get('x-api-key'), { countIn: limited(limits) ? currentWindow(limits) : undefined });
-    ctx.state.apiKey = found?.key ?? null;
-    ctx.state.requestCounts = found?.counts;
-    if (!ctx.state.apiKey && ctx.path.startsWith('/v1/')) throw unauthenticated();
-    await next();
+    const givenUser = ctx.get('x-user-id');
+    const userValid = !givenUser || USER_ID.test(givenUser);
+    const scope = requestScope.getStore();
+    const found = await authenticate(sessions, db, ctx.get('x-api-key'), {
+      countIn: limited(limits) ? currentWindow(limits) : undefined,
+      userId: userValid ? givenUser || undefined : undefined,
+      requestId: scope?.requestId,
+    });
+    try {
+      ctx.state.apiKey = found?.key ?? null;
+      ctx.state.requestCounts = found?.counts;
+      if (!ctx.state.apiKey && ctx.path.startsWith('/v1/')) throw unauthenticated();
+      if (found && !userValid) throw badRequest('X-User-Id: must be 1 to 200 printable ASCII characters');
+      ctx.state.userId = userValid ? givenUser || undefined : undefined;
+      const reads = ctx.method === 'GET' || (ctx.path === '/graphql' && !MULTIPART.test(ctx.get('content-type')));
+      if (found && scope && reads) scope.tenantSession = found.session;
+      else found?.session.release();
+      await next();
+    } finally {
+      found?.session.release();
+      if (scope) scope.tenantSession = undefined;
+    }
   };
 }

@@ -10,7 +10,7 @@ import type { ScreeningService } from '../screening/screening-service.ts';
 import type { WatchlistService } from '../screening/watchlist-service.ts';
 import type { FileService } from '../files/file-service.ts';
 import type { OnboardingService } from '../onboarding/onboarding-service.ts';
-import { badRequest, unauthenticated } from '../errors.ts';
+import { unauthenticated } from '../errors.ts';
 import { useIdempotency } from './idempotency.ts';
 import { useSharedReadTransaction } from './read-transaction.ts';
 import { useInputChecks } from './input-errors.ts';
@@ -37,16 +37,6 @@ query RecentConsumerCases {
 }
 `;
 
-const USER_ID = /^[\x21-\x7e](?:[\x20-\x7e]{0,198}[\x21-\x7e])?$/;
-
-/** X-User-Id: the integrator's own user the key acts for, recorded in the audit trail. */
-function actingUser(koa: KoaContext): string | undefined {
-  const given = koa.get('x-user-id');
-  if (!given) return undefined;
-  if (!USER_ID.test(given)) throw badRequest('X-User-Id: must be 1 to 200 printable ASCII characters');
-  return given;
-}
-
 /**
  * The GraphQL pipeline. REST requests run through it too (rest/adapter.ts),
  * so authentication, organization scoping and error masking happen once.
@@ -54,7 +44,7 @@ function actingUser(koa: KoaContext): string | undefined {
 export function createGraphQLServer(options: {
   schema: GraphQLSchema;
   db: Database;
-  /** A client with its own pool for read requests' shared transactions (src/db/tenant.ts). */
+  /** The client of the request pool: read requests' transactions run on their tenant session (src/db/tenant-sessions.ts). */
   readDb: Database;
   files: FileService;
   analysis: AnalysisService;
@@ -97,8 +87,8 @@ export function createGraphQLServer(options: {
       const apiKey = koa.state.apiKey;
       if (!apiKey) throw unauthenticated();
       const requestId = currentRequestId() ?? '';
-      const who = { actor: apiKey.name, apiKeyId: apiKey.id, userId: actingUser(koa), requestId };
-      const readTransaction = new SharedReadTransaction(readDb, apiKey.organizationId, who);
+      const who = { actor: apiKey.name, apiKeyId: apiKey.id, userId: koa.state.userId, requestId };
+      const readTransaction = new SharedReadTransaction(readDb);
       return {
         requestId, apiKey, readTransaction, db: forOrganization(db, apiKey.organizationId, who, readTransaction),
         files, analysis, watchlists, screening, onboarding, webhooks,

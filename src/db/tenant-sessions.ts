@@ -1,0 +1,138 @@
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import type { Logger } from 'pino';
+import { PrismaClient } from '../generated/prisma/client.ts';
+import { requestScope } from '../http/request-scope.ts';
+
+/** What opening a session checks: the presented key's hash, and what the request counts and records. */
+export interface SessionRequest {
+  keyHash: string;
+  now: Date;
+  /** The rate-limit window to count the request in; undefined when limits are off. */
+  countIn?: Date;
+  userId?: string;
+  requestId?: string;
+}
+
+/** The key a session was opened with, as `authenticate_request` (migration 20261129000000) returns it. */
+export interface SessionKeyRow {
+  key_id: string;
+  key_organization_id: string;
+  key_permissions: string[];
+  key_last_used_at: Date | null;
+  key_label: string | null;
+  key_prefix: string;
+  key_count: number | null;
+  organization_count: number | null;
+}
+
+/** A connection that serves one request as its tenant, until released. */
+export interface TenantSession {
+  /** What Prisma's transactions get: this connection, with their BEGIN and COMMIT dropped. */
+  readonly transactionView: pg.PoolClient;
+  /** Gives the connection back to the pool; later calls do nothing. */
+  release(): void;
+}
+
+// Statements Prisma sends around a transaction; a session is already set up
+// and every read is one statement, so they need no round trip.
+const TRANSACTION_CONTROL = /^(BEGIN|COMMIT|ROLLBACK|-- Implicit "COMMIT" query)$/;
+const NOTHING = { command: '', rowCount: 0, oid: 0, rows: [], fields: [] };
+
+function transactionView(client: pg.PoolClient): pg.PoolClient {
+  return {
+    query: (config: string | pg.QueryConfig, ...rest: unknown[]) => {
+      const text = typeof config === 'string' ? config : config.text;
+      if (TRANSACTION_CONTROL.test(text)) return Promise.resolve(NOTHING);
+      return (client.query as (...args: unknown[]) => unknown)(config, ...rest);
+    },
+    release: () => {},
+    on: (event: string, listener: (...args: unknown[]) => void) => client.on(event as 'error', listener),
+    removeListener: (event: string, listener: (...args: unknown[]) => void) => client.removeListener(event as 'error', listener),
+  } as unknown as pg.PoolClient;
+}
+
+/**
+ * The read pool. A request with an API key takes one of its connections and
+ * authenticates on it, in one round trip: `authenticate_request` checks the
+ * key, counts the request and sets the organization and who acts as the
+ * connection's settings; then the connection switches to the
+ * `compliance_tenant` role and read-only by default. Row-level security
+ * applies to everything the request reads through it, and the reads need
+ * neither BEGIN, a setup statement nor COMMIT (each is one statement,
+ * read-only, as the tenant). The connection is the request's alone until it
+ * is released, and every request sets it up afresh.
+ *
+ * `prisma` is a client over this pool for the request's reads
+ * (src/db/tenant.ts SharedReadTransaction): its transactions run on the
+ * current request's session, found through the request scope.
+ */
+export class TenantSessions {
+  readonly prisma: PrismaClient;
+  readonly #pool: pg.Pool;
+  readonly #checkout: () => Promise<pg.PoolClient>;
+
+  constructor(connectionString: string, size: number, logger: Logger) {
+    this.#pool = new pg.Pool({ connectionString, max: size, connectionTimeoutMillis: 10_000, application_name: 'compliance-requests' });
+    // A connection that fails while idle leaves the pool; the next request gets a new one.
+    this.#pool.on('error', (error) => logger.warn({ err: error }, 'idle request connection failed'));
+    this.#checkout = this.#pool.connect.bind(this.#pool) as () => Promise<pg.PoolClient>;
+    // Prisma opens its transactions with connect(): the current request's session, never a free connection.
+    this.#pool.connect = (() => {
+      const session = requestScope.getStore()?.tenantSession;
+      if (!session) return Promise.reject(new Error('No tenant session: reads through this client belong to an authenticated request'));
+      return Promise.resolve(session.transactionView);
+    }) as pg.Pool["connect"];
+    this.#pool.query = (() => {
+      throw new Error('Reads through this client run in a request\'s tenant session (a transaction)');
+    }) as pg.Pool["query"];
+    this.prisma = new PrismaClient({ adapter: new PrismaPg(this.#pool) });
+  }
+
+  /**
+   * Authenticates on a connection of the pool. With a usable key the
+   * connection becomes a session (the caller releases it); without, it goes
+   * back to the pool and the answer is null.
+   */
+  async open(request: SessionRequest): Promise<{ key: SessionKeyRow; session: TenantSession } | null> {
+    const client = await this.#checkout();
+    try {
+      const literal = (value: string) => client.escapeLiteral(value);
+      // One Query message (simple protocol): the whole exchange is one round
+      // trip. Every value is ours or checked (hex hash, ISO dates, X-User-Id
+      // and X-Request-Id of printable ASCII) and quoted by the driver.
+      const results = (await client.query(
+        `BEGIN READ WRITE;
+         SELECT * FROM authenticate_request(${literal(request.keyHash)}, ${literal(request.now.toISOString())},
+           ${request.countIn ? literal(request.countIn.toISOString()) : 'NULL'}, ${literal(request.userId ?? '')}, ${literal(request.requestId ?? '')});
+         COMMIT;
+         SET ROLE compliance_tenant;
+         SET default_transaction_read_only = on`,
+      )) as unknown as pg.QueryResult[];
+      const key = results[1]?.rows[0] as SessionKeyRow | undefined;
+      if (!key) {
+        client.release();
+        return null;
+      }
+      let released = false;
+      const session: TenantSession = {
+        transactionView: transactionView(client),
+        release: () => {
+          if (released) return;
+          released = true;
+          client.release();
+        },
+      };
+      return { key, session };
+    } catch (error) {
+      // A connection in an unknown state is not reused.
+      client.release(error as Error);
+      throw error;
+    }
+  }
+
+  async end() {
+    await this.prisma.$disconnect();
+    await this.#pool.end().catch(() => {});
+  }
+}
