@@ -4,18 +4,28 @@ import type { Context } from 'koa';
 import { declaredPermission } from '../src/auth/field-permission.ts';
 import { AppError, badRequest, ERROR_STATUS, type ErrorCode, forbidden, GENERIC_SERVER_ERROR } from '../src/errors.ts';
 import type { AuthState } from '../src/http/authenticate.ts';
-import type { GraphQLServer } from '../src/http/yoga.ts';
+import type { GraphQLServer, ServerContext } from '../src/http/yoga.ts';
 import { readJsonObject } from './json-body.ts';
 import { readFilePart } from './multipart.ts';
 import type { RestRoute, VariableSource } from './route.ts';
 
 interface GraphQLResponse {
   data?: Record<string, unknown> | null;
-  errors?: Array<{ message: string; extensions?: { code?: string } }>;
+  errors?: ReadonlyArray<{ message: string; extensions?: { code?: unknown; http?: { status?: number } } }>;
 }
 
-// Headers a REST caller may send that mean something to the GraphQL layer.
-const FORWARDED_HEADERS = ['x-api-key', 'x-request-id', 'x-user-id', 'user-agent'];
+// What GraphQL's HTTP layer would be given; the operation itself comes as parsed parameters (below).
+const REST_REQUEST = new Request('http://rest.internal/graphql', { method: 'POST' });
+
+/** The status an operation's errors stand for, as yoga answers it: the highest they declare, else 500 without data. */
+function statusOf(result: GraphQLResponse): number {
+  let status: number | undefined;
+  for (const error of result.errors ?? []) {
+    const declared = error.extensions?.http?.status;
+    if (declared && (!status || declared > status)) status = declared;
+  }
+  return status ?? (result.errors?.length && !result.data ? 500 : 200);
+}
 
 function queryValue(ctx: Context, source: Extract<VariableSource, { from: 'query' }>): unknown {
   const raw = ctx.query[source.name];
@@ -92,9 +102,10 @@ export function routePermission(schema: GraphQLSchema, route: RestRoute): string
 }
 
 /**
- * Builds the `/v1` router from the route table. Each request becomes a POST
- * of the route's named operation to the GraphQL server's own fetch handler,
- * so it gets the same authentication, scoping, validation and error masking.
+ * Builds the `/v1` router from the route table. Each request runs the
+ * route's named operation through the GraphQL server's own pipeline (its
+ * plugins, context, masking), so it gets the same authentication, scoping,
+ * validation and error masking as /graphql.
  */
 export function createRestRouter(options: { graphql: GraphQLServer; schema: GraphQLSchema; routes: RestRoute[] } & Limits) {
   const { graphql, schema, routes } = options;
@@ -110,27 +121,21 @@ export function createRestRouter(options: { graphql: GraphQLServer; schema: Grap
         throw forbidden(`Forbidden: this API key lacks the permission ${permission}`);
       }
       const { variables, cleanups } = await collectVariables(ctx as unknown as Context, route, options);
-      const headers = new Headers({ 'content-type': 'application/json', accept: 'application/graphql-response+json' });
-      for (const name of FORWARDED_HEADERS) {
-        const value = ctx.get(name);
-        if (value) headers.set(name, value);
-      }
       let payload: GraphQLResponse;
-      let response: Response;
       try {
-        // The parameters go in as they are (uploads cannot travel as JSON);
-        // yoga takes them instead of parsing a body (src/http/yoga.ts).
-        response = await graphql.fetch(
-          'http://rest.internal/graphql',
-          { method: 'POST', headers },
-          { koa: ctx as never, graphqlParams: { query, operationName, variables } },
-        );
-        payload = (await response.json()) as GraphQLResponse;
+        // Straight into GraphQL's execution (parameters already parsed, no
+        // HTTP request or response in between), so REST gets the same
+        // authentication, scoping, validation and error masking as /graphql.
+        payload = (await graphql.getResultForParams(
+          { params: { query, operationName, variables }, request: REST_REQUEST },
+          Object.create({ koa: ctx }) as ServerContext,
+        )) as GraphQLResponse;
       } finally {
         await Promise.all(cleanups.map((cleanup) => cleanup()));
       }
       if (payload.errors?.length) {
-        throw restError(response.status >= 400 ? response.status : 500, payload.errors);
+        const status = statusOf(payload);
+        throw restError(status >= 400 ? status : 500, payload.errors);
       }
       const result = payload.data?.[route.result];
       ctx.status = typeof route.status === 'function' ? route.status(result) : route.status;

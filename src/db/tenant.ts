@@ -16,6 +16,15 @@ const FILTERED_OPERATIONS = new Set([
 
 type AnyArgs = Record<string, unknown> & { where?: object; data?: unknown; create?: object };
 
+/** Prisma's client property of each model (`consumerCase` → `ConsumerCase`). */
+const MODEL_OF_DELEGATE = new Map(Object.keys(getDatamodel().datamodel.models).map((model) => [model[0]!.toLowerCase() + model.slice(1), model]));
+
+/** The model operations a tenant client offers. */
+const OPERATIONS = [
+  'findUnique', 'findUniqueOrThrow', 'findFirst', 'findFirstOrThrow', 'findMany', 'create', 'createMany', 'createManyAndReturn',
+  'update', 'updateMany', 'updateManyAndReturn', 'upsert', 'delete', 'deleteMany', 'count', 'aggregate', 'groupBy',
+];
+
 function scopeArgs(operation: string, args: AnyArgs, organizationId: string): AnyArgs {
   const scoped: AnyArgs = { ...args };
   if (FILTERED_OPERATIONS.has(operation)) {
@@ -111,27 +120,38 @@ const delegateOf = (client: TransactionClient, model: string) =>
  * Each query gets its own transaction, unless `shared` is given and active:
  * then they all run in that one (read requests; src/http/read-transaction.ts).
  */
-export function forOrganization(db: Database, organizationId: string, who?: Actor, shared?: SharedReadTransaction) {
-  return db.$extends({
-    name: 'organization-scope',
-    query: {
-      $allModels: {
-        async $allOperations({ model, operation, args }) {
-          const scopedArgs = TENANT_MODELS.has(model)
-            ? scopeArgs(operation, args as AnyArgs, organizationId)
-            : args;
-          // Through the transaction's own client: single statements whose
-          // query plans Prisma caches (a batch led by a raw statement is
-          // compiled afresh every time).
-          if (shared?.active) return delegateOf(await shared.client(), model)[operation]!(scopedArgs);
-          return db.$transaction(async (tx) => {
-            await enterTenant(tx, organizationId, who);
-            return delegateOf(tx, model)[operation]!(scopedArgs);
-          }, TRANSACTION_OPTIONS);
-        },
-      },
+export function forOrganization(db: Database, organizationId: string, who?: Actor, shared?: SharedReadTransaction): Database {
+  const run = async (model: string, operation: string, args: AnyArgs | undefined) => {
+    const scopedArgs = TENANT_MODELS.has(model) ? scopeArgs(operation, args ?? {}, organizationId) : args;
+    // Through the transaction's own client: single statements whose query
+    // plans Prisma caches (a batch led by a raw statement is compiled afresh every time).
+    if (shared?.active) return delegateOf(await shared.client(), model)[operation]!(scopedArgs);
+    return db.$transaction(async (tx) => {
+      await enterTenant(tx, organizationId, who);
+      return delegateOf(tx, model)[operation]!(scopedArgs);
+    }, TRANSACTION_OPTIONS);
+  };
+  // A plain wrapper rather than a Prisma client extension: one is made per
+  // request, and an extension's proxies and extra request pass cost more
+  // than the query itself on a read by id.
+  const delegates = new Map<string, object>();
+  const delegate = (property: string, model: string) => {
+    let found = delegates.get(property);
+    if (!found) {
+      found = Object.fromEntries(OPERATIONS.map((operation) => [operation, (args?: AnyArgs) => run(model, operation, args)]));
+      delegates.set(property, found);
+    }
+    return found;
+  };
+  return new Proxy(db, {
+    get(target, property) {
+      const model = typeof property === 'string' ? MODEL_OF_DELEGATE.get(property) : undefined;
+      if (model) return delegate(property as string, model);
+      // Raw queries and the rest: the unscoped client's own (nothing tenant-owned is read that way).
+      const value = Reflect.get(target, property) as unknown;
+      return typeof value === 'function' ? value.bind(target) : value;
     },
   });
 }
 
-export type TenantDatabase = ReturnType<typeof forOrganization>;
+export type TenantDatabase = Database;

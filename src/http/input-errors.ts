@@ -1,4 +1,4 @@
-import { type GraphQLSchema, isEnumType, visit } from 'graphql';
+import { type DocumentNode, type GraphQLSchema, isEnumType, visit } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { AppError, invalidInput } from '../errors.ts';
 
@@ -78,6 +78,25 @@ function variableTextProblem(value: unknown, path: string[]): string | null {
   return null;
 }
 
+// Parsed documents are cached and reused (yoga's parser cache, REST's saved operations): each is looked at once.
+const documentProblems = new WeakMap<DocumentNode, string | null>();
+
+/** "A string in the document must not contain NUL characters" for the first bad string literal, else null. */
+function documentTextProblem(document: DocumentNode): string | null {
+  let problem = documentProblems.get(document);
+  if (problem === undefined) {
+    problem = null;
+    visit(document, {
+      StringValue(node) {
+        const found = textProblem(node.value);
+        problem ??= found && `A string in the document ${found}`;
+      },
+    });
+    documentProblems.set(document, problem);
+  }
+  return problem;
+}
+
 /**
  * Refuses input that would otherwise fail deep inside (500s): text that
  * PostgreSQL cannot store (NUL, unpaired surrogates) in variables or string
@@ -97,14 +116,7 @@ export function useInputChecks(): Plugin {
       });
     },
     onExecute({ args }) {
-      let problem = variableTextProblem(args.variableValues ?? {}, []);
-      if (!problem) {
-        visit(args.document, {
-          StringValue(node) {
-            problem ??= textProblem(node.value) && `A string in the document ${textProblem(node.value)}`;
-          },
-        });
-      }
+      const problem = variableTextProblem(args.variableValues ?? {}, []) ?? documentTextProblem(args.document);
       if (problem) throw invalidInput(problem);
     },
   };
