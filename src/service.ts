@@ -23,6 +23,7 @@ import { connectObjectStore } from './storage/connect.ts';
 import { resolve } from 'node:path';
 import { createMailer } from './mail/mailer.ts';
 import { TenantSessions } from './db/tenant-sessions.ts';
+import { ensureLeakproofOperators } from './db/leakproof-operators.ts';
 import { attachOnboardingChecks } from './onboarding/after-submission.ts';
 import { OnboardingService } from './onboarding/onboarding-service.ts';
 import { attachWebhooks } from './webhooks/attach-webhooks.ts';
@@ -54,6 +55,7 @@ export async function prepareDatabase(config: Config, logger: Logger) {
   }
   const { applied } = await migrate(databaseUrl);
   if (applied.length) logger.info({ applied }, 'migrations applied');
+  await ensureLeakproofOperators(databaseUrl, logger);
   return { databaseUrl, stopEmbedded };
 }
 

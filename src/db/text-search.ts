@@ -4,7 +4,8 @@ const escapeLike = (term: string) => term.replace(/[\\%_]/g, (char) => `\\${char
 /**
  * `search` filters: every whitespace-separated term must occur (case
  * insensitive, anywhere) in at least one of the fields, so "ada lovelace"
- * finds first name Ada, last name Lovelace. Served by the trigram indexes.
+ * finds first name Ada, last name Lovelace. Served by the trigram indexes
+ * (under row-level security once ILIKE is LEAKPROOF: src/db/leakproof-operators.ts).
  */
 export function textSearch<Field extends string>(search: string | null | undefined, fields: readonly Field[]) {
   const terms = (search ?? '').trim().split(/\s+/).filter(Boolean).slice(0, 8);

@@ -1,0 +1,75 @@
+// Filters under row-level security use their indexes once enum equality and
+// ILIKE are LEAKPROOF (src/db/leakproof-operators.ts): marked at start when
+// connected as a superuser, named in a warning otherwise. The plans are read
+// as the tenant role, where the policy applies (the search plans, which depend
+// on the data's size, are in the benchmark's results).
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ensureLeakproofOperators, INDEXABLE_OPERATORS } from '../../src/db/leakproof-operators.ts';
+import { capturedLogs } from '../helpers/logs.ts';
+
+const url = inject('databaseUrl');
+const client = new pg.Client({ connectionString: url });
+const organization = randomUUID();
+
+/** EXPLAIN of `sql` as the tenant of the organization, with sequential scans ruled out so only a usable index can serve it. */
+async function tenantPlan(sql: string, params: unknown[]) {
+  await client.query('BEGIN');
+  try {
+    await client.query("SELECT set_config('role', 'compliance_tenant', TRUE), set_config('app.organization_id', $1, TRUE), set_config('enable_seqscan', 'off', TRUE)", [organization]);
+    const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (COSTS OFF) ${sql}`, params);
+    return rows.map((row) => row['QUERY PLAN']).join('\n');
+  } finally {
+    await client.query('ROLLBACK');
+  }
+}
+
+const leakproof = async () =>
+  (await client.query<{ leakproof: boolean }>(
+    'SELECT p.proleakproof AS leakproof FROM unnest($1::text[]) WITH ORDINALITY AS f (signature, n) JOIN pg_proc p ON p.oid = f.signature::regprocedure ORDER BY f.n',
+    [INDEXABLE_OPERATORS],
+  )).rows.map((r) => r.leakproof);
+
+beforeAll(async () => {
+  await client.connect();
+  await client.query('INSERT INTO organizations (id, name) VALUES ($1, $2)', [organization, `leakproof-${organization}`]);
+});
+afterAll(async () => {
+  await client.query('DELETE FROM organizations WHERE id = $1', [organization]);
+  // Marked again for the other tests, whatever happened here.
+  await ensureLeakproofOperators(url, capturedLogs().logger);
+  await client.end();
+});
+
+describe('LEAKPROOF operators', () => {
+  it('are marked at start by a superuser, and a status filter then uses its index under row-level security', async () => {
+    const { logger } = capturedLogs();
+    await ensureLeakproofOperators(url, logger);
+    expect(await leakproof()).toEqual([true, true]);
+    const status = await tenantPlan(`SELECT id FROM consumer_cases WHERE organization_id = $1 AND status = 'IN_REVIEW' ORDER BY created_at DESC, id DESC LIMIT 20`, [organization]);
+    expect(status).toMatch(/Index Cond: \(\(organization_id = .*\) AND \(status = 'IN_REVIEW'/);
+  });
+
+  it('without a superuser, are left alone and named in a warning with the statements to run', async () => {
+    const role = `leak_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+    await client.query(`CREATE ROLE ${role} LOGIN PASSWORD 'check'`);
+    await client.query(`ALTER FUNCTION ${INDEXABLE_OPERATORS[0]} NOT LEAKPROOF`);
+    try {
+      const asRole = new URL(url);
+      asRole.username = role;
+      asRole.password = 'check';
+      const { logger, lines } = capturedLogs();
+      expect(await ensureLeakproofOperators(asRole.toString(), logger)).toEqual({ marked: [], missing: [INDEXABLE_OPERATORS[0]] });
+      const warning = lines.map((line) => JSON.parse(line)).find((line) => line.level === 40);
+      expect(warning).toMatchObject({ run: `ALTER FUNCTION ${INDEXABLE_OPERATORS[0]} LEAKPROOF;` });
+      expect((await leakproof())[0]).toBe(false);
+      // The status filter is then only a filter, not an index condition.
+      const status = await tenantPlan(`SELECT id FROM consumer_cases WHERE organization_id = $1 AND status = 'IN_REVIEW'`, [organization]);
+      expect(status).not.toMatch(/Index Cond: .*status/);
+    } finally {
+      await ensureLeakproofOperators(url, capturedLogs().logger);
+      await client.query(`DROP ROLE ${role}`);
+    }
+  });
+});
