@@ -10,6 +10,8 @@ import type { GraphQLParams } from 'graphql-yoga';
 import type { ObjectStore } from '../storage/object-store.ts';
 import { type AuthState, authenticateRequests } from './authenticate.ts';
 import { graphqlMultipart } from './graphql-multipart.ts';
+import { graphqlJson } from './graphql-json.ts';
+import { createMaskError } from './mask-error.ts';
 import { servePublicFiles } from './public-files.ts';
 import { createRestRouter } from '../../rest/adapter.ts';
 import { routes } from '../../rest/routes.ts';
@@ -101,6 +103,8 @@ export function createApp(options: {
   app.use(authenticateRequests(sessions, db, rateLimits));
   app.use(rateLimit(rateLimits));
   app.use(graphqlMultipart({ maxUploadBytes }));
+
+  app.use(graphqlJson({ graphql, maskError: createMaskError(schema, logger), bodyLimit }));
 
   app.use(async (ctx, next) => {
     if (ctx.path !== '/graphql') return next();

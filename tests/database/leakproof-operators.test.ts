@@ -47,8 +47,9 @@ describe('LEAKPROOF operators', () => {
     const { logger } = capturedLogs();
     await ensureLeakproofOperators(url, logger);
     expect(await leakproof()).toEqual([true, true]);
-    const status = await tenantPlan(`SELECT id FROM consumer_cases WHERE organization_id = $1 AND status = 'IN_REVIEW' ORDER BY created_at DESC, id DESC LIMIT 20`, [organization]);
-    expect(status).toMatch(/Index Cond: \(\(organization_id = .*\) AND \(status = 'IN_REVIEW'/);
+    // Only the policy names the organization: the status index serves both conditions, or (unmarked) only the policy's.
+    const status = await tenantPlan(`SELECT count(*) FROM consumer_cases WHERE status = 'IN_REVIEW' AND $1::uuid IS NOT NULL`, [organization]);
+    expect(status, status).toMatch(/Index Cond: \(\(organization_id = .*\) AND \(status = 'IN_REVIEW'/);
   });
 
   it('without a superuser, are left alone and named in a warning with the statements to run', async () => {
@@ -65,8 +66,8 @@ describe('LEAKPROOF operators', () => {
       expect(warning).toMatchObject({ run: `ALTER FUNCTION ${INDEXABLE_OPERATORS[0]} LEAKPROOF;` });
       expect((await leakproof())[0]).toBe(false);
       // The status filter is then only a filter, not an index condition.
-      const status = await tenantPlan(`SELECT id FROM consumer_cases WHERE organization_id = $1 AND status = 'IN_REVIEW'`, [organization]);
-      expect(status).not.toMatch(/Index Cond: .*status/);
+      const status = await tenantPlan(`SELECT count(*) FROM consumer_cases WHERE status = 'IN_REVIEW' AND $1::uuid IS NOT NULL`, [organization]);
+      expect(status, status).not.toMatch(/Index Cond: .*status/);
     } finally {
       await ensureLeakproofOperators(url, capturedLogs().logger);
       await client.query(`DROP ROLE ${role}`);
