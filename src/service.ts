@@ -65,7 +65,6 @@ export async function startService(config: Config, logger = createLogger(config.
   const db = createDatabase(databaseUrl, config.DATABASE_POOL_SIZE);
   // Requests authenticate on a pool of their own and read through that connection (src/db/tenant-sessions.ts).
   const sessions = new TenantSessions(databaseUrl, config.DATABASE_POOL_SIZE, logger);
-  const readDb = sessions.prisma;
   const storage = await connectObjectStore(config, logger);
   let url = '';
   const files = new FileService({
@@ -119,7 +118,7 @@ export async function startService(config: Config, logger = createLogger(config.
     db, logger, ...webhookSettings, dispatchIntervalMs: config.WEBHOOK_DISPATCH_INTERVAL_MS, retentionDays: config.EVENT_RETENTION_DAYS,
   });
   const graphql = createGraphQLServer({
-    schema, db, readDb, files, analysis, watchlists, screening, onboarding, logger, webhooks: { allowPrivateNetworks: webhookSettings.allowPrivateNetworks },
+    schema, db, sessions, files, analysis, watchlists, screening, onboarding, logger, webhooks: { allowPrivateNetworks: webhookSettings.allowPrivateNetworks },
   });
   const app = createApp({
     graphql, schema, db, sessions, logger, store: storage.store, onboarding, queue, metricsToken: config.METRICS_TOKEN,

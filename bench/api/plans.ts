@@ -38,7 +38,7 @@ export async function explainOperations(
       const context: Partial<Context> = {
         requestId: 'explain',
         apiKey: { id: 'explain', organizationId: organization.id, name: 'explain', permissions: new Set(['consumer_cases:read', 'tasks:read'].filter(isPermission)) },
-        readTransaction: new SharedReadTransaction(db),
+        readTransaction: new SharedReadTransaction(),
         db: forOrganization(db, organization.id, who),
       };
       const result = await execute({ schema, document: parse(operation.document), contextValue: context, variableValues: operation.variables });

@@ -1,7 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { PrismaClient } from '../generated/prisma/client.ts';
+import { type Prisma, PrismaClient } from '../generated/prisma/client.ts';
 import { requestScope } from '../http/request-scope.ts';
 
 /** What opening a session checks: the presented key's hash, and what the request counts and records. */
@@ -30,9 +30,22 @@ export interface SessionKeyRow {
 export interface TenantSession {
   /** What Prisma's transactions get: this connection, with their BEGIN and COMMIT dropped. */
   readonly transactionView: pg.PoolClient;
+  /** The Prisma transaction the request reads through (kept with the connection: one per connection, renewed each minute). */
+  transaction(): Promise<Prisma.TransactionClient>;
   /** Gives the connection back to the pool; later calls do nothing. */
   release(): void;
 }
+
+/** A Prisma transaction bound to one connection, reused by the requests it serves in turn. */
+interface ConnectionTransaction {
+  client: Promise<Prisma.TransactionClient>;
+  startedAt: number;
+  end(): void;
+}
+
+// Prisma ends a transaction past its timeout; each is renewed well before.
+const RENEW_AFTER_MS = 60_000;
+const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 10 * 60_000 };
 
 // Statements Prisma sends around a transaction; a session is already set up
 // and every read is one statement, so they need no round trip.
@@ -71,6 +84,8 @@ export class TenantSessions {
   readonly prisma: PrismaClient;
   readonly #pool: pg.Pool;
   readonly #checkout: () => Promise<pg.PoolClient>;
+  readonly #transactions = new WeakMap<pg.PoolClient, ConnectionTransaction>();
+  readonly #views = new WeakMap<pg.PoolClient, pg.PoolClient>();
 
   constructor(connectionString: string, size: number, logger: Logger) {
     this.#pool = new pg.Pool({ connectionString, max: size, connectionTimeoutMillis: 10_000, application_name: 'compliance-requests' });
@@ -115,8 +130,14 @@ export class TenantSessions {
         return null;
       }
       let released = false;
+      let view = this.#views.get(client);
+      if (!view) {
+        view = transactionView(client);
+        this.#views.set(client, view);
+      }
       const session: TenantSession = {
-        transactionView: transactionView(client),
+        transactionView: view,
+        transaction: () => this.#transactionOf(client),
         release: () => {
           if (released) return;
           released = true;
@@ -129,6 +150,37 @@ export class TenantSessions {
       client.release(error as Error);
       throw error;
     }
+  }
+
+  /**
+   * The connection's Prisma transaction, started on first use (inside a
+   * request, whose session it then finds) and kept: starting one costs more
+   * than a read by id, and its BEGIN and COMMIT are no-ops here anyway. The
+   * requests a connection serves never overlap, so Prisma never batches one
+   * request's reads with another's.
+   */
+  #transactionOf(client: pg.PoolClient): Promise<Prisma.TransactionClient> {
+    let kept = this.#transactions.get(client);
+    if (kept && Date.now() - kept.startedAt > RENEW_AFTER_MS) {
+      kept.end();
+      kept = undefined;
+    }
+    if (!kept) {
+      let end!: () => void;
+      const ended = new Promise<void>((resolve) => (end = resolve));
+      const started = new Promise<Prisma.TransactionClient>((resolve, reject) => {
+        this.prisma.$transaction(async (tx) => {
+          resolve(tx);
+          await ended;
+        }, TRANSACTION_OPTIONS).catch(reject);
+      });
+      // A transaction that failed to start is not kept.
+      started.catch(() => this.#transactions.delete(client));
+      kept = { client: started, startedAt: Date.now(), end };
+      this.#transactions.set(client, kept);
+      client.once('end', end);
+    }
+    return kept.client;
   }
 
   async end() {

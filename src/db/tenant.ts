@@ -1,5 +1,7 @@
 import { getDatamodel } from '../generated/pothos-types.ts';
 import type { Database } from './client.ts';
+import type { TenantSessions } from './tenant-sessions.ts';
+import { requestScope } from '../http/request-scope.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 
 /** Models whose rows belong to one organization (they have `organizationId`). */
@@ -68,40 +70,27 @@ type TransactionClient = Prisma.TransactionClient;
 const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 60_000 };
 
 /**
- * The reads of one read request (a GraphQL query operation), all through one
- * Prisma transaction on the request's tenant session
+ * The reads of one read request (a GraphQL query operation), all through the
+ * Prisma transaction of the request's tenant session
  * (src/db/tenant-sessions.ts): the connection it authenticated on, already
- * the tenant's, read-only, with the organization and who acts set, so the
- * transaction's BEGIN, setup and COMMIT cost no round trip. One transaction
- * per request also keeps Prisma from batching one request's reads with
- * another's. Opened by the first read, closed when the operation is done.
+ * the tenant's, read-only, with the organization and who acts set, so a read
+ * is one statement and one round trip. Active while the operation runs.
  */
 export class SharedReadTransaction {
-  #transaction?: Promise<TransactionClient>;
-  #finish?: () => void;
-  #finished?: Promise<unknown>;
   active = false;
 
-  constructor(private readonly db: Database) {}
+  /** `sessions`: where the current request's session is found; without, the transaction is never active (tools). */
+  constructor(private readonly sessions?: TenantSessions) {}
 
   client(): Promise<TransactionClient> {
-    this.#transaction ??= new Promise<TransactionClient>((resolve, reject) => {
-      const done = new Promise<void>((release) => (this.#finish = release));
-      this.#finished = this.db
-        .$transaction(async (tx) => {
-          resolve(tx);
-          await done;
-        }, TRANSACTION_OPTIONS)
-        .catch(reject);
-    });
-    return this.#transaction;
+    const session = requestScope.getStore()?.tenantSession;
+    if (!this.sessions || !session) return Promise.reject(new Error('No tenant session: reads through it belong to an authenticated request'));
+    return session.transaction();
   }
 
-  /** Ends the transaction (if one was opened). */
-  async close() {
+  /** Ends the request's use of it (the transaction stays with its connection). */
+  close() {
     this.active = false;
-    this.#finish?.();
-    await this.#finished?.catch(() => {});
   }
 }
 

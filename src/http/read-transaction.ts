@@ -36,8 +36,7 @@ export function useSharedReadTransaction(): Plugin<Context> {
       readTransaction.active = true;
       return {
         onExecuteDone() {
-          // The answer does not wait for the COMMIT of a transaction that wrote nothing.
-          void readTransaction.close();
+          readTransaction.close();
         },
       };
     },

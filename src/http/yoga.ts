@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Context as KoaContext } from 'koa';
 import type { Context } from '../context.ts';
 import type { Database } from '../db/client.ts';
+import type { TenantSessions } from '../db/tenant-sessions.ts';
 import { forOrganization, SharedReadTransaction } from '../db/tenant.ts';
 import type { AnalysisService } from '../analysis/analysis-service.ts';
 import type { ScreeningService } from '../screening/screening-service.ts';
@@ -44,8 +45,8 @@ query RecentConsumerCases {
 export function createGraphQLServer(options: {
   schema: GraphQLSchema;
   db: Database;
-  /** The client of the request pool: read requests' transactions run on their tenant session (src/db/tenant-sessions.ts). */
-  readDb: Database;
+  /** The request pool: read requests read through their tenant session (src/db/tenant-sessions.ts). */
+  sessions: TenantSessions;
   files: FileService;
   analysis: AnalysisService;
   watchlists: WatchlistService;
@@ -54,7 +55,7 @@ export function createGraphQLServer(options: {
   webhooks: Context['webhooks'];
   logger: Logger;
 }): GraphQLServer {
-  const { schema, db, readDb, files, analysis, watchlists, screening, onboarding, webhooks, logger } = options;
+  const { schema, db, sessions, files, analysis, watchlists, screening, onboarding, webhooks, logger } = options;
   return createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -88,7 +89,7 @@ export function createGraphQLServer(options: {
       if (!apiKey) throw unauthenticated();
       const requestId = currentRequestId() ?? '';
       const who = { actor: apiKey.name, apiKeyId: apiKey.id, userId: koa.state.userId, requestId };
-      const readTransaction = new SharedReadTransaction(readDb);
+      const readTransaction = new SharedReadTransaction(sessions);
       return {
         requestId, apiKey, readTransaction, db: forOrganization(db, apiKey.organizationId, who, readTransaction),
         files, analysis, watchlists, screening, onboarding, webhooks,

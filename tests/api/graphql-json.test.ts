@@ -61,7 +61,7 @@ describe('/graphql fast path', () => {
 
   it('answers a missing key, a missing permission and a mutation as yoga does', async () => {
     for (const [key, query] of [[undefined, QUERY], [readOnly, QUERY], [org.key, 'mutation { createTask(input: { title: "Fast path" }) { title status } }']] as const) {
-      const headers = key ? { 'x-api-key': key } : {};
+      const headers: Record<string, string> = key ? { 'x-api-key': key } : {};
       const fast = await send(JSON.stringify({ query }), headers, false);
       const yoga = await send(JSON.stringify({ query }), headers, true);
       expect(fast).toEqual(yoga);

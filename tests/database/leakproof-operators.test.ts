@@ -34,8 +34,17 @@ const leakproof = async () =>
 beforeAll(async () => {
   await client.connect();
   await client.query('INSERT INTO organizations (id, name) VALUES ($1, $2)', [organization, `leakproof-${organization}`]);
+  // Enough cases, over every status, that the status index is the cheaper plan whatever the rest of the shared database holds.
+  await client.query(
+    `INSERT INTO consumer_cases (id, organization_id, email, status, updated_at)
+     SELECT gen_random_uuid(), $1, 'case' || n || '@example.com', (enum_range(NULL::"ConsumerCaseStatus"))[1 + n % 7], now()
+       FROM generate_series(1, 3000) AS n`,
+    [organization],
+  );
+  await client.query('ANALYZE consumer_cases');
 });
 afterAll(async () => {
+  await client.query('DELETE FROM consumer_cases WHERE organization_id = $1', [organization]);
   await client.query('DELETE FROM organizations WHERE id = $1', [organization]);
   // Marked again for the other tests, whatever happened here.
   await ensureLeakproofOperators(url, capturedLogs().logger);

@@ -3,7 +3,7 @@
 // read-only, row-level security without the application's filter, settings
 // that never outlive their request, and nothing read outside a request.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { generateApiKey, hashApiKey, displayPrefix } from '../../src/auth/api-keys.ts';
 import { createDatabase, type Database } from '../../src/db/client.ts';
 import { forOrganization, SharedReadTransaction } from '../../src/db/tenant.ts';
@@ -43,7 +43,7 @@ async function request<T>(key: string, work: (tenant: ReturnType<typeof forOrgan
   const scope = { requestId: 'test', tenantSession: opened.session };
   try {
     return await requestScope.run(scope, async () => {
-      const shared = new SharedReadTransaction(sessions.prisma);
+      const shared = new SharedReadTransaction(sessions);
       shared.active = true;
       const organizationId = opened.key.key_organization_id;
       try {
@@ -81,6 +81,21 @@ describe('tenant sessions', () => {
     expect(pids.size).toBe(1);
   });
 
+  it('keeps one Prisma transaction per connection for the requests it serves, renewed after a minute', async () => {
+    const first = await request(keys.a!.key, async (_tenant, shared) => shared.client());
+    const second = await request(keys.b!.key, async (_tenant, shared) => shared.client());
+    expect(second).toBe(first);
+    const now = Date.now();
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(now + 61_000);
+    try {
+      const renewed = await request(keys.a!.key, async (tenant, shared) => ({ tx: await shared.client(), count: await tenant.consumerCase.count() }));
+      expect(renewed!.tx).not.toBe(first);
+      expect(renewed!.count).toBe(1);
+    } finally {
+      clock.mockRestore();
+    }
+  });
+
   it('is read-only: a write through it fails and changes nothing', async () => {
     await expect(request(keys.a!.key, (tenant) => tenant.consumerCase.create({ data: { email: 'write@example.com' } as never }))).rejects.toThrow(/read-only transaction/);
     expect(await db.consumerCase.count({ where: { organizationId: orgA } })).toBe(1);
@@ -113,14 +128,14 @@ describe('tenant sessions', () => {
   });
 
   it('reads nothing outside a request', async () => {
-    const shared = new SharedReadTransaction(sessions.prisma);
+    const shared = new SharedReadTransaction(sessions);
     shared.active = true;
     await expect(forOrganization(db, orgA, { actor: 'test' }, shared).consumerCase.count()).rejects.toThrow(/No tenant session/);
     await shared.close();
   });
 
   it('leaves queries to their own transactions when not active (mutations)', async () => {
-    const shared = new SharedReadTransaction(sessions.prisma);
+    const shared = new SharedReadTransaction(sessions);
     const tenant = forOrganization(db, orgA, { actor: 'test' }, shared);
     const created = await tenant.consumerCase.create({ data: { email: 'mutation@example.com' } as never });
     expect(await db.consumerCase.findUnique({ where: { id: created.id } })).not.toBeNull();
