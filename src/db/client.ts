@@ -3,12 +3,34 @@ import { PrismaClient } from '../generated/prisma/client.ts';
 
 export type Database = PrismaClient;
 
+/** Distinct statements a connection keeps prepared; past this many, statements run unprepared. */
+const MAX_PREPARED = 2_000;
+
+/**
+ * Names for the statements Prisma sends (adapter-pg's `statementNameGenerator`):
+ * the driver prepares a named statement once per connection and then only
+ * binds and executes it, so PostgreSQL stops parsing and planning the same
+ * SQL on every request (under row-level security, planning costs more than
+ * running a read by id). One name per distinct SQL text.
+ */
+export function statementNames() {
+  const names = new Map<string, string>();
+  return ({ sql }: { sql: string }): string => {
+    let name = names.get(sql);
+    if (name === undefined) {
+      name = names.size < MAX_PREPARED ? `prisma_${names.size}` : '';
+      names.set(sql, name);
+    }
+    return name;
+  };
+}
+
 /**
  * The unscoped client: it connects as the configured role, which row-level
  * security does not restrict. Request handling never uses it directly; it goes
  * through `forOrganization` (src/db/tenant.ts).
  */
 export function createDatabase(connectionString: string, poolSize = 10): Database {
-  const adapter = new PrismaPg({ connectionString, max: poolSize });
+  const adapter = new PrismaPg({ connectionString, max: poolSize }, { statementNameGenerator: statementNames() });
   return new PrismaClient({ adapter });
 }

@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { type Prisma, PrismaClient } from '../generated/prisma/client.ts';
 import { requestScope } from '../http/request-scope.ts';
+import { statementNames } from './client.ts';
 
 /** What opening a session checks: the presented key's hash, and what the request counts and records. */
 export interface SessionRequest {
@@ -66,11 +67,11 @@ function transactionView(client: pg.PoolClient): pg.PoolClient {
 }
 
 /**
- * The read pool. A request with an API key takes one of its connections and
- * authenticates on it, in one round trip: `authenticate_request` checks the
- * key, counts the request and sets the organization and who acts as the
- * connection's settings; then the connection switches to the
- * `compliance_tenant` role and read-only by default. Row-level security
+ * The read pool. Its connections are the `compliance_tenant` role,
+ * read-only by default (set once, when a connection is first used). A request
+ * with an API key takes one of them and authenticates on it, in one round
+ * trip: `authenticate_request` checks the key, counts the request and sets
+ * the organization and who acts as the connection's settings. Row-level security
  * applies to everything the request reads through it, and the reads need
  * neither BEGIN, a setup statement nor COMMIT (each is one statement,
  * read-only, as the tenant). The connection is the request's alone until it
@@ -86,6 +87,8 @@ export class TenantSessions {
   readonly #checkout: () => Promise<pg.PoolClient>;
   readonly #transactions = new WeakMap<pg.PoolClient, ConnectionTransaction>();
   readonly #views = new WeakMap<pg.PoolClient, pg.PoolClient>();
+  /** Connections already switched to the tenant role, read-only by default. */
+  readonly #tenantConnections = new WeakSet<pg.PoolClient>();
 
   constructor(connectionString: string, size: number, logger: Logger) {
     this.#pool = new pg.Pool({ connectionString, max: size, connectionTimeoutMillis: 10_000, application_name: 'compliance-requests' });
@@ -101,7 +104,7 @@ export class TenantSessions {
     this.#pool.query = (() => {
       throw new Error('Reads through this client run in a request\'s tenant session (a transaction)');
     }) as pg.Pool["query"];
-    this.prisma = new PrismaClient({ adapter: new PrismaPg(this.#pool) });
+    this.prisma = new PrismaClient({ adapter: new PrismaPg(this.#pool, { statementNameGenerator: statementNames() }) });
   }
 
   /**
@@ -113,18 +116,21 @@ export class TenantSessions {
     const client = await this.#checkout();
     try {
       const literal = (value: string) => client.escapeLiteral(value);
-      // One Query message (simple protocol): the whole exchange is one round
-      // trip. Every value is ours or checked (hex hash, ISO dates, X-User-Id
-      // and X-Request-Id of printable ASCII) and quoted by the driver.
+      // One Query message (simple protocol), so the statements run as one
+      // transaction and the exchange is one round trip. A new connection
+      // first becomes the tenant, read-only by default (session settings that
+      // then stay: nothing sent on it changes them); the counting itself
+      // writes, so its transaction is made read-write. Every value is ours or
+      // checked (hex hash, ISO dates, X-User-Id and X-Request-Id of printable
+      // ASCII) and quoted by the driver.
+      const setUp = this.#tenantConnections.has(client) ? 'SET TRANSACTION READ WRITE' : 'SET ROLE compliance_tenant; SET default_transaction_read_only = on';
       const results = (await client.query(
-        `BEGIN READ WRITE;
+        `${setUp};
          SELECT * FROM authenticate_request(${literal(request.keyHash)}, ${literal(request.now.toISOString())},
-           ${request.countIn ? literal(request.countIn.toISOString()) : 'NULL'}, ${literal(request.userId ?? '')}, ${literal(request.requestId ?? '')});
-         COMMIT;
-         SET ROLE compliance_tenant;
-         SET default_transaction_read_only = on`,
+           ${request.countIn ? literal(request.countIn.toISOString()) : 'NULL'}, ${literal(request.userId ?? '')}, ${literal(request.requestId ?? '')})`,
       )) as unknown as pg.QueryResult[];
-      const key = results[1]?.rows[0] as SessionKeyRow | undefined;
+      this.#tenantConnections.add(client);
+      const key = results.at(-1)?.rows[0] as SessionKeyRow | undefined;
       if (!key) {
         client.release();
         return null;
