@@ -3,12 +3,16 @@
 -- tenant session (src/db/tenant-sessions.ts): its settings name the
 -- organization and who acts, so the request's reads need no BEGIN, setup
 -- statement or COMMIT of their own. Runs as its owner (tenants cannot read
--- api_keys or write the counters); callable by the tenant role.
+-- api_keys or write the counters); callable by the tenant role. Counting
+-- updates the window's two counters in place; only the first request of a
+-- window inserts them.
 CREATE FUNCTION authenticate_request(p_hash TEXT, p_now TIMESTAMPTZ, p_window TIMESTAMPTZ, p_user_id TEXT, p_request_id TEXT)
 RETURNS TABLE (key_id UUID, key_organization_id UUID, key_permissions TEXT[], key_last_used_at TIMESTAMPTZ, key_label TEXT, key_prefix TEXT, key_count INTEGER, organization_count INTEGER)
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 DECLARE
   k RECORD;
+  v_key_bucket TEXT;
+  v_organization_bucket TEXT;
   v_key_count INTEGER;
   v_organization_count INTEGER;
 BEGIN
@@ -22,14 +26,18 @@ BEGIN
     RETURN;
   END IF;
   IF p_window IS NOT NULL THEN
-    WITH counted AS (
-      INSERT INTO rate_limit_windows AS w (bucket, window_start, count)
-      VALUES ('key:' || k.id, p_window, 1), ('org:' || k.organization_id, p_window, 1)
-      ON CONFLICT (bucket, window_start) DO UPDATE SET count = w.count + 1
-      RETURNING w.bucket, w.count
-    )
-    SELECT max(c.count) FILTER (WHERE c.bucket LIKE 'key:%'), max(c.count) FILTER (WHERE c.bucket LIKE 'org:%')
-      INTO v_key_count, v_organization_count FROM counted c;
+    v_key_bucket := 'key:' || k.id;
+    v_organization_bucket := 'org:' || k.organization_id;
+    UPDATE rate_limit_windows w SET count = w.count + 1 WHERE w.bucket = v_key_bucket AND w.window_start = p_window RETURNING w.count INTO v_key_count;
+    IF NOT FOUND THEN
+      INSERT INTO rate_limit_windows AS w (bucket, window_start, count) VALUES (v_key_bucket, p_window, 1)
+      ON CONFLICT (bucket, window_start) DO UPDATE SET count = w.count + 1 RETURNING w.count INTO v_key_count;
+    END IF;
+    UPDATE rate_limit_windows w SET count = w.count + 1 WHERE w.bucket = v_organization_bucket AND w.window_start = p_window RETURNING w.count INTO v_organization_count;
+    IF NOT FOUND THEN
+      INSERT INTO rate_limit_windows AS w (bucket, window_start, count) VALUES (v_organization_bucket, p_window, 1)
+      ON CONFLICT (bucket, window_start) DO UPDATE SET count = w.count + 1 RETURNING w.count INTO v_organization_count;
+    END IF;
   END IF;
   PERFORM set_config('app.organization_id', k.organization_id::TEXT, FALSE),
           set_config('app.actor', COALESCE(NULLIF(k.label, ''), 'API key ' || k.prefix), FALSE),
