@@ -6,19 +6,24 @@ export type Database = PrismaClient;
 /** Distinct statements a connection keeps prepared; past this many, statements run unprepared. */
 const MAX_PREPARED = 2_000;
 
+/** Pattern matches: how good a plan is depends on the pattern itself (a two-letter word cannot use a trigram index). */
+const PATTERN_MATCH = /\sI?LIKE\s/;
+
 /**
  * Names for the statements Prisma sends (adapter-pg's `statementNameGenerator`):
  * the driver prepares a named statement once per connection and then only
  * binds and executes it, so PostgreSQL stops parsing and planning the same
  * SQL on every request (under row-level security, planning costs more than
- * running a read by id). One name per distinct SQL text.
+ * running a read by id). One name per distinct SQL text. Searches stay
+ * unnamed: a prepared statement soon gets one generic plan for every
+ * pattern, and no single plan suits both "Kowal" and "en".
  */
 export function statementNames() {
   const names = new Map<string, string>();
   return ({ sql }: { sql: string }): string => {
     let name = names.get(sql);
     if (name === undefined) {
-      name = names.size < MAX_PREPARED ? `prisma_${names.size}` : '';
+      name = names.size < MAX_PREPARED && !PATTERN_MATCH.test(sql) ? `prisma_${names.size}` : '';
       names.set(sql, name);
     }
     return name;
