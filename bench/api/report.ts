@@ -64,13 +64,16 @@ organizations at random and uses its key; ids, filters, search words and new cas
 
 Each server runs in its own process: the service as \`npm start\` runs it (\`src/server.ts\`,
 \`NODE_ENV=production\`, default log level info with its request lines, metrics, rate limits on
-but far above this load so each request is counted); the Koa + pg baseline
+but far above this load, so requests are counted as in production: in blocks of up to 50 per
+instance, README "Rate limits"); the Koa + pg baseline
 (\`bench/api/baselines/koa-pg.ts\`: looks the key up by hash, checks the permission, runs the
 same SQL a competent hand-written handler would, a pool of 10 like the service's); the bare
 Node HTTP baseline (\`bench/api/baselines/bare-http.ts\`: the service's own page-1 answer as a
 fixed body). autocannon runs in the bench process, closed loop (a connection sends its next
-request when the last is answered), ${options.seconds} s per run and at most ${options.maxRequests.toLocaleString('en')} requests, after a
-1 s warm-up. Load generator, servers and PostgreSQL share the machine's cores.
+request when the last is answered), ${options.seconds} s per run and at most ${options.maxRequests.toLocaleString('en')} requests, each after a
+2 s warm-up of the same operation. Each operation is timed ${options.rounds} times on each server, the servers taking turns
+(the order reversed every other round); the tables give the run with the median throughput (failures: all runs).
+Load generator, servers and PostgreSQL share the machine's cores.
 
 The peak: the REST page-1 list at ${result.sweep.map((s) => s.connections).join(', ')} connections; the smallest count within 5 % of the best
 throughput is used for every run below.

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../db/client.ts';
 import type { TenantSession, TenantSessions } from '../db/tenant-sessions.ts';
 import { isPermission, type Permission } from './permissions.ts';
+import type { RateLimitLeases, RequestCounts } from './rate-limit-leases.ts';
 
 const KEY_PREFIX = 'cpk_';
 const DISPLAY_PREFIX_LENGTH = KEY_PREFIX.length + 8;
@@ -31,18 +32,12 @@ export function displayPrefix(key: string): string {
 /** How stale `lastUsedAt` may get: one write per key per minute, not one per request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-/** Requests counted so far in the current rate-limit window (src/http/rate-limit.ts), this one included. */
-export interface RequestCounts {
-  windowStart: Date;
-  key: number;
-  organization: number;
-}
-
 /**
  * Looks the presented key up on a connection of the request pool and, when
- * it is usable, counts the request for the key and its organization (when
- * `countIn` gives a rate-limit window) and makes that connection the
- * request's tenant session, all in one round trip (src/db/tenant-sessions.ts).
+ * it is usable, places the request in the rate-limit window (with `leases`:
+ * from this instance's blocks, or taking a new block from the key's and the
+ * organization's counters) and makes that connection the request's tenant
+ * session, all in one round trip (src/db/tenant-sessions.ts).
  * Revoked and expired keys are not found (and not counted). The caller
  * releases the session.
  */
@@ -50,12 +45,14 @@ export async function authenticate(
   sessions: TenantSessions,
   db: Database,
   presented: string | null | undefined,
-  options: { now?: Date; countIn?: Date; userId?: string; requestId?: string } = {},
+  options: { now?: Date; leases?: RateLimitLeases; userId?: string; requestId?: string } = {},
 ): Promise<{ key: AuthenticatedKey; counts?: RequestCounts; session: TenantSession } | null> {
   const now = options.now ?? new Date();
   // Cheap shape check first: garbage never reaches the database.
   if (!presented || !presented.startsWith(KEY_PREFIX) || presented.length > 200) return null;
-  const opened = await sessions.open({ keyHash: hashApiKey(presented), now, countIn: options.countIn, userId: options.userId, requestId: options.requestId });
+  const keyHash = hashApiKey(presented);
+  const reservation = options.leases?.reserve(keyHash, now.getTime());
+  const opened = await sessions.open({ keyHash, now, count: reservation?.takes, userId: options.userId, requestId: options.requestId });
   if (!opened) return null;
   const { key: row, session } = opened;
   if (!row.key_last_used_at || now.getTime() - row.key_last_used_at.getTime() >= LAST_USED_RESOLUTION_MS) {
@@ -70,6 +67,6 @@ export async function authenticate(
     name: row.key_label || `API key ${row.key_prefix}`,
     permissions: new Set(row.key_permissions.filter(isPermission)),
   };
-  const counts = options.countIn ? { windowStart: options.countIn, key: row.key_count ?? 0, organization: row.organization_count ?? 0 } : undefined;
+  const counts = reservation?.settle({ key: row.key_id, organization: row.key_organization_id }, { key: row.key_count, organization: row.organization_count });
   return { key, counts, session };
 }

@@ -3,14 +3,15 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { type Prisma, PrismaClient } from '../generated/prisma/client.ts';
 import { requestScope } from '../http/request-scope.ts';
+import type { CounterTakes } from '../auth/rate-limit-leases.ts';
 import { statementNames } from './client.ts';
 
 /** What opening a session checks: the presented key's hash, and what the request counts and records. */
 export interface SessionRequest {
   keyHash: string;
   now: Date;
-  /** The rate-limit window to count the request in; undefined when limits are off. */
-  countIn?: Date;
+  /** What to add to the rate-limit counters of a window (src/auth/rate-limit-leases.ts); undefined when limits are off. */
+  count?: CounterTakes;
   userId?: string;
   requestId?: string;
 }
@@ -70,8 +71,8 @@ function transactionView(client: pg.PoolClient): pg.PoolClient {
  * The read pool. Its connections are the `compliance_tenant` role,
  * read-only by default (set once, when a connection is first used). A request
  * with an API key takes one of them and authenticates on it, in one round
- * trip: `authenticate_request` checks the key, counts the request and sets
- * the organization and who acts as the connection's settings. Row-level security
+ * trip: `authenticate_request` checks the key, adds what the request takes
+ * from the rate-limit counters and sets the organization and who acts as the connection's settings. Row-level security
  * applies to everything the request reads through it, and the reads need
  * neither BEGIN, a setup statement nor COMMIT (each is one statement,
  * read-only, as the tenant). The connection is the request's alone until it
@@ -119,16 +120,19 @@ export class TenantSessions {
       // One Query message (simple protocol), so the statements run as one
       // transaction and the exchange is one round trip. A new connection
       // first becomes the tenant, read-only by default (session settings that
-      // then stay: nothing sent on it changes them); the counting itself
-      // writes, so its transaction is made read-write. Every value is ours or
-      // checked (hex hash, ISO dates, X-User-Id and X-Request-Id of printable
-      // ASCII) and quoted by the driver.
-      const setUp = this.#tenantConnections.has(client) ? 'SET TRANSACTION READ WRITE' : 'SET ROLE compliance_tenant; SET default_transaction_read_only = on';
-      const results = (await client.query(
-        `${setUp};
-         SELECT * FROM authenticate_request(${literal(request.keyHash)}, ${literal(request.now.toISOString())},
-           ${request.countIn ? literal(request.countIn.toISOString()) : 'NULL'}, ${literal(request.userId ?? '')}, ${literal(request.requestId ?? '')})`,
-      )) as unknown as pg.QueryResult[];
+      // then stay: nothing sent on it changes them); a request that takes from
+      // the rate-limit counters writes, so its transaction is made read-write
+      // (most take nothing: src/auth/rate-limit-leases.ts). Every value is ours
+      // or checked (hex hash, ISO dates, integers, X-User-Id and X-Request-Id
+      // of printable ASCII) and quoted by the driver.
+      const count = request.count;
+      const writes = !!count && (count.key > 0 || count.organization > 0);
+      const setUp = this.#tenantConnections.has(client) ? (writes ? ['SET TRANSACTION READ WRITE'] : []) : ['SET ROLE compliance_tenant', 'SET default_transaction_read_only = on'];
+      const authentication = `SELECT * FROM authenticate_request(${literal(request.keyHash)}, ${literal(request.now.toISOString())}, ${
+        count ? `${literal(count.window.toISOString())}, ${Math.trunc(count.key)}, ${Math.trunc(count.organization)}` : 'NULL, 0, 0'
+      }, ${literal(request.userId ?? '')}, ${literal(request.requestId ?? '')})`;
+      const answer = (await client.query([...setUp, authentication].join('; '))) as unknown as pg.QueryResult | pg.QueryResult[];
+      const results = Array.isArray(answer) ? answer : [answer];
       this.#tenantConnections.add(client);
       const key = results.at(-1)?.rows[0] as SessionKeyRow | undefined;
       if (!key) {

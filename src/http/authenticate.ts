@@ -1,9 +1,9 @@
 import type { Middleware } from 'koa';
-import { type AuthenticatedKey, authenticate, type RequestCounts } from '../auth/api-keys.ts';
+import { type AuthenticatedKey, authenticate } from '../auth/api-keys.ts';
+import { limited, type RateLimits, RateLimitLeases, type RequestCounts } from '../auth/rate-limit-leases.ts';
 import type { Database } from '../db/client.ts';
 import type { TenantSessions } from '../db/tenant-sessions.ts';
 import { badRequest, unauthenticated } from '../errors.ts';
-import { currentWindow, limited, type RateLimits } from './rate-limit.ts';
 import { requestScope } from './request-scope.ts';
 
 export interface AuthState {
@@ -20,7 +20,8 @@ const MULTIPART = /^multipart\/form-data\b/i;
 /**
  * Resolves X-API-Key once per request, before anything reads the body, so a
  * caller without a valid key learns nothing else (401 comes first). The same
- * round trip counts the request for the rate limits and opens the request's
+ * round trip places the request in the rate-limit window (taking from the
+ * shared counters when this instance needs a block) and opens the request's
  * tenant session (src/db/tenant-sessions.ts), which serves its reads and is
  * released when the request ends (at once for writes: REST methods other
  * than GET and uploads; GraphQL mutations let go of it when they start).
@@ -28,12 +29,13 @@ const MULTIPART = /^multipart\/form-data\b/i;
  * context factory (src/http/yoga.ts), after serving GraphiQL's page to browsers.
  */
 export function authenticateRequests(sessions: TenantSessions, db: Database, limits: RateLimits): Middleware<AuthState> {
+  const leases = limited(limits) ? new RateLimitLeases(limits) : undefined;
   return async (ctx, next) => {
     const givenUser = ctx.get('x-user-id');
     const userValid = !givenUser || USER_ID.test(givenUser);
     const scope = requestScope.getStore();
     const found = await authenticate(sessions, db, ctx.get('x-api-key'), {
-      countIn: limited(limits) ? currentWindow(limits) : undefined,
+      leases,
       userId: userValid ? givenUser || undefined : undefined,
       requestId: scope?.requestId,
     });

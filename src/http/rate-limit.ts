@@ -3,28 +3,15 @@ import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import { type JobQueue, scheduleJob } from '../jobs/queue.ts';
+import type { RateLimits } from '../auth/rate-limit-leases.ts';
 import type { AuthState } from './authenticate.ts';
-
-export interface RateLimits {
-  perKey: number;
-  perOrganization: number;
-  windowSeconds: number;
-}
 
 const CLEANUP_QUEUE = 'rate-limit-cleanup';
 
-export const limited = (limits: RateLimits) => limits.perKey > 0 || limits.perOrganization > 0;
-
-/** The start of the fixed window `now` falls in. */
-export function currentWindow(limits: RateLimits, now = Date.now()) {
-  const windowMs = limits.windowSeconds * 1000;
-  return new Date(Math.floor(now / windowMs) * windowMs);
-}
-
 /**
  * Fixed-window limits per API key and per organization, counted in
- * PostgreSQL (the authentication statement upserts both counters:
- * src/auth/api-keys.ts), so every instance enforces the same numbers. Every
+ * PostgreSQL with the authentication (src/auth/rate-limit-leases.ts), so
+ * every instance enforces the same numbers. Every
  * answer carries RateLimit-Limit, -Remaining and -Reset for the tighter of
  * the two; past a limit the answer is 429 with Retry-After, in the shared
  * error shape.
@@ -36,16 +23,17 @@ export function rateLimit(limits: RateLimits): Middleware<AuthState> {
     if (!counts) return next();
     const windowMs = limits.windowSeconds * 1000;
     const candidates = [
-      { scope: 'API key', limit: limits.perKey, used: counts.key },
-      { scope: 'organization', limit: limits.perOrganization, used: counts.organization },
-    ].filter((candidate) => candidate.limit > 0);
-    // The binding limit is the one with the fewest requests left.
-    const binding = candidates.reduce((a, b) => (b.limit - b.used < a.limit - a.used ? b : a));
+      { scope: 'API key', use: counts.key },
+      { scope: 'organization', use: counts.organization },
+    ].flatMap(({ scope, use }) => (use ? [{ scope, ...use }] : []));
+    if (!candidates.length) return next();
+    // The binding limit is one that refused the request, else the one with the fewest requests left.
+    const binding = candidates.reduce((a, b) => (!b.admitted && a.admitted) || (b.admitted === a.admitted && b.limit - b.used < a.limit - a.used) ? b : a);
     const reset = Math.max(1, Math.ceil((counts.windowStart.getTime() + windowMs - Date.now()) / 1000));
     ctx.set('RateLimit-Limit', String(binding.limit));
     ctx.set('RateLimit-Remaining', String(Math.max(0, binding.limit - binding.used)));
     ctx.set('RateLimit-Reset', String(reset));
-    if (binding.used > binding.limit) {
+    if (!binding.admitted) {
       ctx.set('Retry-After', String(reset));
       throw new AppError('TOO_MANY_REQUESTS', `Too many requests: the ${binding.scope} limit is ${binding.limit} per ${limits.windowSeconds} s; retry in ${reset} s`);
     }

@@ -68,6 +68,24 @@ describe('rate limits', () => {
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
   });
 
+  it('far from the limit counts in blocks, so most requests write nothing, and still tells the exact number left', async () => {
+    const roomy = await startTestService({ env: { RATE_LIMIT_PER_KEY: '1000', RATE_LIMIT_PER_ORGANIZATION: '0', RATE_LIMIT_WINDOW_SECONDS: '86400' } });
+    try {
+      const org = await createOrganization(roomy.db, undefined, 'roomy');
+      for (let i = 1; i <= 40; i++) {
+        const response = await get(roomy, org.key);
+        expect(response.status).toBe(200);
+        expect(response.headers.get('ratelimit-remaining')).toBe(String(1000 - i));
+      }
+      // The first request counted 1, the second took a block of 50 (a 16th of the 999 left, at most 50); the other 38 wrote nothing.
+      const apiKey = await roomy.db.apiKey.findFirstOrThrow({ where: { organizationId: org.id } });
+      const counters = await roomy.db.rateLimitWindow.findMany({ where: { bucket: `key:${apiKey.id}` } });
+      expect(counters.map((counter) => counter.count)).toEqual([51]);
+    } finally {
+      await roomy.stop();
+    }
+  });
+
   it('does not count requests without a valid key', async () => {
     const response = await get(first, 'cpk_invalid');
     expect(response.status).toBe(401);

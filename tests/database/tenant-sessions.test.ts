@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { generateApiKey, hashApiKey, displayPrefix } from '../../src/auth/api-keys.ts';
+import type { CounterTakes } from '../../src/auth/rate-limit-leases.ts';
 import { createDatabase, type Database } from '../../src/db/client.ts';
 import { forOrganization, SharedReadTransaction } from '../../src/db/tenant.ts';
 import { TenantSessions } from '../../src/db/tenant-sessions.ts';
@@ -37,8 +38,8 @@ afterAll(async () => {
 });
 
 /** One request: open a session with the key, run `work` in its scope with a tenant client, release. */
-async function request<T>(key: string, work: (tenant: ReturnType<typeof forOrganization>, shared: SharedReadTransaction) => Promise<T>, countIn?: Date) {
-  const opened = await sessions.open({ keyHash: hashApiKey(key), now: new Date(), countIn, userId: 'user-1', requestId: `request-${randomUUID()}` });
+async function request<T>(key: string, work: (tenant: ReturnType<typeof forOrganization>, shared: SharedReadTransaction) => Promise<T>, count?: CounterTakes) {
+  const opened = await sessions.open({ keyHash: hashApiKey(key), now: new Date(), count, userId: 'user-1', requestId: `request-${randomUUID()}` });
   if (!opened) return null;
   const scope = { requestId: 'test', tenantSession: opened.session };
   try {
@@ -107,12 +108,18 @@ describe('tenant sessions', () => {
     expect(rows).toEqual([{ email: 'a@example.com' }]);
   });
 
-  it('counts the request in the rate-limit window in the same round trip', async () => {
+  it('adds the takes to the rate-limit counters of the window in the same round trip, and counts nothing without', async () => {
     const window = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 7);
-    await request(keys.b!.key, async () => null, window);
-    const opened = await sessions.open({ keyHash: hashApiKey(keys.b!.key), now: new Date(), countIn: window });
+    // The request reads as usual after a counting (read-write) authentication.
+    expect(await request(keys.b!.key, async (tenant) => tenant.consumerCase.count(), { window, key: 1, organization: 2 })).toBe(1);
+    const opened = await sessions.open({ keyHash: hashApiKey(keys.b!.key), now: new Date(), count: { window, key: 3, organization: 0 } });
     opened!.session.release();
-    expect(opened!.key).toMatchObject({ key_id: keys.b!.id, key_count: 2, organization_count: 2 });
+    expect(opened!.key).toMatchObject({ key_id: keys.b!.id, key_count: 4, organization_count: null });
+    const uncounted = await sessions.open({ keyHash: hashApiKey(keys.b!.key), now: new Date(), count: { window, key: 0, organization: 0 } });
+    uncounted!.session.release();
+    expect(uncounted!.key).toMatchObject({ key_count: null, organization_count: null });
+    const rows = await db.rateLimitWindow.findMany({ where: { windowStart: window }, orderBy: { bucket: 'asc' } });
+    expect(rows.map((row) => [row.bucket, row.count])).toEqual([[`key:${keys.b!.id}`, 4], [`org:${orgB}`, 2]]);
   });
 
   it('opens nothing for an unknown, revoked or expired key', async () => {
