@@ -122,6 +122,11 @@ describe('tenant sessions', () => {
     expect(rows.map((row) => [row.bucket, row.count])).toEqual([[`key:${keys.b!.id}`, 4], [`org:${orgB}`, 2]]);
   });
 
+  it('gives the tenant no way to count for any organization but through authentication', async () => {
+    await expect(request(keys.a!.key, async (_tenant, shared) =>
+      (await shared.client()).$queryRaw`SELECT count_rate_limit_take(${`org:${orgB}`}, now(), 1000)`)).rejects.toThrow(/permission denied for function count_rate_limit_take/);
+  });
+
   it('opens nothing for an unknown, revoked or expired key', async () => {
     expect(await sessions.open({ keyHash: hashApiKey(generateApiKey()), now: new Date() })).toBeNull();
     await db.apiKey.update({ where: { id: keys.b!.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
