@@ -155,11 +155,16 @@ export async function runApiBench(options: ApiBenchOptions = DEFAULT_OPTIONS): P
 
     // The peak: the REST page-1 list at growing concurrency; the smallest count within 5 % of the best throughput is used throughout.
     const pageOneScenario = all[0]!;
-    const sweep: ApiBenchResult['sweep'] = [];
-    for (const connections of options.sweep) {
-      console.log(`Sweep: ${connections} connections`);
-      sweep.push({ connections, run: await timed('rest', service, service.base, () => pageOneScenario.rest(pick(organizations)), { ...options, seconds: Math.min(5, options.seconds) }, connections) });
+    // Each count is timed in every round (rounds in alternating order) and its median run kept, like the operations below.
+    const sweepRuns = new Map<number, TimedRun[]>();
+    for (let round = 0; round < options.rounds; round++) {
+      for (const connections of round % 2 ? [...options.sweep].reverse() : options.sweep) {
+        console.log(`Sweep: ${connections} connections (round ${round + 1})`);
+        const run = await timed('rest', service, service.base, () => pageOneScenario.rest(pick(organizations)), { ...options, seconds: Math.min(5, options.seconds) }, connections);
+        sweepRuns.set(connections, [...(sweepRuns.get(connections) ?? []), run]);
+      }
     }
+    const sweep: ApiBenchResult['sweep'] = options.sweep.map((connections) => ({ connections, run: median(sweepRuns.get(connections)!) }));
     const best = Math.max(...sweep.map((s) => s.run.perSecond));
     const connections = sweep.find((s) => s.run.perSecond >= 0.95 * best)!.connections;
 

@@ -75,8 +75,8 @@ request when the last is answered), ${options.seconds} s per run and at most ${o
 (the order reversed every other round); the tables give the run with the median throughput (failures: all runs).
 Load generator, servers and PostgreSQL share the machine's cores.
 
-The peak: the REST page-1 list at ${result.sweep.map((s) => s.connections).join(', ')} connections; the smallest count within 5 % of the best
-throughput is used for every run below.
+The peak: the REST page-1 list at ${result.sweep.map((s) => s.connections).join(', ')} connections (each count timed ${options.rounds} times, the counts
+taking turns; the median run shown); the smallest count within 5 % of the best throughput is used for every run below.
 
 | Connections | req/s | p50 ms | p99 ms | service CPU ms/request |
 |---|---|---|---|---|
