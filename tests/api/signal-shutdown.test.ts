@@ -1,0 +1,112 @@
+// SIGTERM to the service as `npm start` runs it (src/server.ts): it stops
+// gracefully, finishing the request in flight, and exits 0, with an external
+// database and with its embedded one. (tests/api/graceful-shutdown.test.ts
+// covers what the stop does; this covers that the signal gets there.)
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { request } from 'node:http';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createDatabase, type Database } from '../../src/db/client.ts';
+import { EMBEDDED_CREDENTIALS } from '../../src/storage/embedded-s3.ts';
+import { TEST_BUCKET } from '../setup/servers.ts';
+import { freePort } from '../helpers/ports.ts';
+import { createOrganization, type TestOrganization } from '../helpers/service.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+interface Child {
+  process: ChildProcess;
+  url: string;
+  output: string[];
+  exit: Promise<[number | null, NodeJS.Signals | null]>;
+}
+
+let db: Database;
+let org: TestOrganization;
+const folders: string[] = [];
+const children: Child[] = [];
+
+beforeAll(async () => {
+  db = createDatabase(inject('databaseUrl'));
+  org = await createOrganization(db, undefined, 'signal-shutdown');
+});
+afterAll(async () => {
+  for (const child of children) if (child.process.exitCode === null && child.process.signalCode === null) process.kill(-child.process.pid!, 'SIGKILL');
+  await db?.$disconnect();
+  for (const folder of folders) await rm(folder, { recursive: true, force: true });
+});
+
+async function startChild(external: boolean): Promise<Child> {
+  const port = await freePort();
+  const dataDir = await mkdtemp(join(tmpdir(), 'signal-'));
+  folders.push(dataDir);
+  // Run as root, the embedded PostgreSQL runs as its own user, which must reach its folder.
+  await chmod(dataDir, 0o755);
+  const env: Record<string, string | undefined> = {
+    ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir,
+    WATCHLIST_SOURCES: '[]', WATCHLIST_REFRESH_CRON: 'off', ADVERSE_MEDIA_PROVIDER: 'off', DOCUMENT_ANALYSIS_ENGINE: 'local',
+    ...(external
+      ? {
+        DATABASE_URL: inject('databaseUrl'), S3_ENDPOINT: inject('s3Endpoint'), S3_BUCKET: TEST_BUCKET,
+        S3_ACCESS_KEY_ID: EMBEDDED_CREDENTIALS.accessKeyId, S3_SECRET_ACCESS_KEY: EMBEDDED_CREDENTIALS.secretAccessKey,
+      }
+      : { DATABASE_URL: undefined, S3_ENDPOINT: undefined, EMBEDDED_PG_PORT: String(await freePort()), EMBEDDED_S3_PORT: '0' }),
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const started: Child = { process: child, url: `http://127.0.0.1:${port}`, output: [], exit: once(child, 'exit') as Child['exit'] };
+  children.push(started);
+  const keep = (chunk: Buffer) => started.output.push(...chunk.toString().split('\n').filter(Boolean));
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  await waitFor(async () => {
+    if (child.exitCode !== null) throw new Error(`the service exited at start:\n${started.output.join('\n')}`);
+    return fetch(`${started.url}/readyz`).then((response) => response.ok, () => false);
+  }, 'the service to be ready', 90_000, 100);
+  return started;
+}
+
+/** A POST whose body arrives in two parts: in flight from the first part until the second. */
+function slowCreate(child: Child, key: string) {
+  const body = JSON.stringify({ email: 'in-flight@example.com' });
+  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const sent = request(`${child.url}/v1/consumer-cases`, {
+      method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+    }, (response) => {
+      let text = '';
+      response.on('data', (chunk) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, body: text }));
+    });
+    sent.on('error', reject);
+    sent.write(body.slice(0, 10));
+    setTimeout(() => sent.end(body.slice(10)), 1_000);
+  });
+  return answer;
+}
+
+describe('SIGTERM', () => {
+  it('lets the request in flight finish, then exits 0 (external database)', async () => {
+    const child = await startChild(true);
+    const inFlight = slowCreate(child, org.key);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    child.process.kill('SIGTERM');
+    const answer = await inFlight;
+    expect(answer.status).toBe(201);
+    expect(JSON.parse(answer.body)).toMatchObject({ email: 'in-flight@example.com' });
+    expect(await child.exit).toEqual([0, null]);
+    expect(child.output.some((line) => line.includes('"msg":"shutting down"'))).toBe(true);
+  });
+
+  it('stops its embedded PostgreSQL last: no connection is cut under it, and it exits 0', async () => {
+    const child = await startChild(false);
+    expect((await fetch(`${child.url}/v1/consumer-cases`)).status).toBe(401);
+    child.process.kill('SIGTERM');
+    expect(await child.exit).toEqual([0, null]);
+    const errors = child.output.filter((line) => line.startsWith('{') && JSON.parse(line).level >= 50);
+    expect(errors).toEqual([]);
+  });
+});
