@@ -55,11 +55,18 @@ const TRANSACTION_CONTROL = /^(BEGIN|COMMIT|ROLLBACK|-- Implicit "COMMIT" query)
 const NOTHING = { command: '', rowCount: 0, oid: 0, rows: [], fields: [] };
 
 function transactionView(client: pg.PoolClient): pg.PoolClient {
+  // A request's resolvers read in parallel; their statements go to the
+  // connection one after another from here (pg's own queue for a busy client
+  // is deprecated and goes in pg 9).
+  let previous: Promise<unknown> = Promise.resolve();
   return {
     query: (config: string | pg.QueryConfig, ...rest: unknown[]) => {
       const text = typeof config === 'string' ? config : config.text;
       if (TRANSACTION_CONTROL.test(text)) return Promise.resolve(NOTHING);
-      return (client.query as (...args: unknown[]) => unknown)(config, ...rest);
+      const run = () => (client.query as (...args: unknown[]) => Promise<unknown>)(config, ...rest);
+      const result = previous.then(run, run);
+      previous = result.catch(() => {});
+      return result;
     },
     release: () => {},
     on: (event: string, listener: (...args: unknown[]) => void) => client.on(event as 'error', listener),
