@@ -109,7 +109,7 @@ export class RateLimitLeases {
     }
     // An unknown counter (the key's first request here) is taken from one at a time.
     if (!lease) return { take: 1, reserved: false };
-    const left = lease ? limit - lease.total : limit;
+    const left = limit - lease.total;
     if (left <= 0) return { take: 0, reserved: false };
     return { take: Math.min(MAX_LEASE, Math.max(1, Math.floor(left / LEASE_SHARE))), reserved: false };
   }

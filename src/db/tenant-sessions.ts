@@ -38,6 +38,13 @@ export interface TenantSession {
   release(): void;
 }
 
+/** What a request connection keeps across the requests it serves in turn. */
+interface ConnectionState {
+  /** The connection as its Prisma transactions see it (transactionView). */
+  view: pg.PoolClient;
+  transaction?: ConnectionTransaction;
+}
+
 /** A Prisma transaction bound to one connection, reused by the requests it serves in turn. */
 interface ConnectionTransaction {
   client: Promise<Prisma.TransactionClient>;
@@ -93,10 +100,8 @@ export class TenantSessions {
   readonly prisma: PrismaClient;
   readonly #pool: pg.Pool;
   readonly #checkout: () => Promise<pg.PoolClient>;
-  readonly #transactions = new WeakMap<pg.PoolClient, ConnectionTransaction>();
-  readonly #views = new WeakMap<pg.PoolClient, pg.PoolClient>();
-  /** Connections already switched to the tenant role, read-only by default. */
-  readonly #tenantConnections = new WeakSet<pg.PoolClient>();
+  /** Connections already switched to the tenant role (read-only by default), with what they keep. */
+  readonly #connections = new WeakMap<pg.PoolClient, ConnectionState>();
 
   constructor(connectionString: string, size: number, logger: Logger) {
     this.#pool = new pg.Pool({ connectionString, max: size, connectionTimeoutMillis: 10_000, application_name: 'compliance-requests' });
@@ -134,27 +139,27 @@ export class TenantSessions {
       // of printable ASCII) and quoted by the driver.
       const count = request.count;
       const writes = !!count && (count.key > 0 || count.organization > 0);
-      const setUp = this.#tenantConnections.has(client) ? (writes ? ['SET TRANSACTION READ WRITE'] : []) : ['SET ROLE compliance_tenant', 'SET default_transaction_read_only = on'];
+      let state = this.#connections.get(client);
+      const setUp = state ? (writes ? ['SET TRANSACTION READ WRITE'] : []) : ['SET ROLE compliance_tenant', 'SET default_transaction_read_only = on'];
       const authentication = `SELECT * FROM authenticate_request(${literal(request.keyHash)}, ${literal(request.now.toISOString())}, ${
         count ? `${literal(count.window.toISOString())}, ${Math.trunc(count.key)}, ${Math.trunc(count.organization)}` : 'NULL, 0, 0'
       }, ${literal(request.userId ?? '')}, ${literal(request.requestId ?? '')})`;
       const answer = (await client.query([...setUp, authentication].join('; '))) as unknown as pg.QueryResult | pg.QueryResult[];
       const results = Array.isArray(answer) ? answer : [answer];
-      this.#tenantConnections.add(client);
+      if (!state) {
+        state = { view: transactionView(client) };
+        this.#connections.set(client, state);
+      }
       const key = results.at(-1)?.rows[0] as SessionKeyRow | undefined;
       if (!key) {
         client.release();
         return null;
       }
       let released = false;
-      let view = this.#views.get(client);
-      if (!view) {
-        view = transactionView(client);
-        this.#views.set(client, view);
-      }
+      const kept = state;
       const session: TenantSession = {
-        transactionView: view,
-        transaction: () => this.#transactionOf(client),
+        transactionView: kept.view,
+        transaction: () => this.#transactionOf(client, kept),
         release: () => {
           if (released) return;
           released = true;
@@ -176,8 +181,8 @@ export class TenantSessions {
    * requests a connection serves never overlap, so Prisma never batches one
    * request's reads with another's.
    */
-  #transactionOf(client: pg.PoolClient): Promise<Prisma.TransactionClient> {
-    let kept = this.#transactions.get(client);
+  #transactionOf(client: pg.PoolClient, state: ConnectionState): Promise<Prisma.TransactionClient> {
+    let kept = state.transaction;
     if (kept && Date.now() - kept.startedAt > RENEW_AFTER_MS) {
       kept.end();
       kept = undefined;
@@ -191,14 +196,17 @@ export class TenantSessions {
           await ended;
         }, TRANSACTION_OPTIONS).catch(reject);
       });
+      const current: ConnectionTransaction = { client: started, startedAt: Date.now(), end };
       // A transaction that failed to start is not kept.
-      started.catch(() => this.#transactions.delete(client));
-      kept = { client: started, startedAt: Date.now(), end };
-      this.#transactions.set(client, kept);
+      started.catch(() => {
+        if (state.transaction === current) state.transaction = undefined;
+      });
+      kept = state.transaction = current;
       client.once('end', end);
     }
     return kept.client;
   }
+
 
   async end() {
     await this.prisma.$disconnect();

@@ -2,7 +2,7 @@
 // counters (the real ones, in PostgreSQL, are exercised by
 // tests/api/rate-limits.test.ts and tests/database/tenant-sessions.test.ts).
 import { describe, expect, it } from 'vitest';
-import { RateLimitLeases, type RateLimits } from '../../src/auth/rate-limit-leases.ts';
+import { RateLimitLeases, type RateLimits, type RequestCounts } from '../../src/auth/rate-limit-leases.ts';
 
 const IDS = { key: 'k1', organization: 'o1' };
 
@@ -21,7 +21,7 @@ function sharedCounters() {
   };
 }
 
-const admitted = (counts: ReturnType<RateLimitLeases['reserve']>['settle'] extends (...args: never[]) => infer R ? R : never) =>
+const admitted = (counts: RequestCounts) =>
   (counts.key?.admitted ?? true) && (counts.organization?.admitted ?? true);
 
 describe('rate-limit leases', () => {
