@@ -1,5 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../generated/prisma/client.ts';
+import { ConnectionPool } from './connection-pool.ts';
 
 export type Database = PrismaClient;
 
@@ -36,6 +37,7 @@ export function statementNames() {
  * through `forOrganization` (src/db/tenant.ts).
  */
 export function createDatabase(connectionString: string, poolSize = 10): Database {
-  const adapter = new PrismaPg({ connectionString, max: poolSize }, { statementNameGenerator: statementNames() });
+  const pool = new ConnectionPool({ connectionString, max: poolSize });
+  const adapter = new PrismaPg(pool, { statementNameGenerator: statementNames(), disposeExternalPool: true });
   return new PrismaClient({ adapter });
 }

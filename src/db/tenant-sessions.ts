@@ -5,6 +5,7 @@ import { type Prisma, PrismaClient } from '../generated/prisma/client.ts';
 import { requestScope } from '../http/request-scope.ts';
 import type { CounterTakes } from '../auth/rate-limit-leases.ts';
 import { statementNames } from './client.ts';
+import { ConnectionPool } from './connection-pool.ts';
 
 /** What opening a session checks: the presented key's hash, and what the request counts and records. */
 export interface SessionRequest {
@@ -104,7 +105,7 @@ export class TenantSessions {
   readonly #connections = new WeakMap<pg.PoolClient, ConnectionState>();
 
   constructor(connectionString: string, size: number, logger: Logger) {
-    this.#pool = new pg.Pool({ connectionString, max: size, connectionTimeoutMillis: 10_000, application_name: 'compliance-requests' });
+    this.#pool = new ConnectionPool({ connectionString, max: size, connectionTimeoutMillis: 10_000, application_name: 'compliance-requests' });
     // A connection that fails while idle leaves the pool; the next request gets a new one.
     this.#pool.on('error', (error) => logger.warn({ err: error }, 'idle request connection failed'));
     this.#checkout = this.#pool.connect.bind(this.#pool) as () => Promise<pg.PoolClient>;

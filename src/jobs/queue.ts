@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
+import { ConnectionPool } from '../db/connection-pool.ts';
 
 /** A job this instance is running, and how to let go of it at shutdown. */
 interface RunningJob {
@@ -22,10 +23,12 @@ export class JobQueue extends PgBoss {
   readonly #queues = new Set<string>();
 
   constructor(
-    options: PgBoss.ConstructorOptions,
+    options: Omit<PgBoss.ConstructorOptions, 'db' | 'schema'>,
     readonly schemaName: string,
+    /** The queue's connections: ours rather than pg-boss's, so that a stop waits until they have closed. */
+    private readonly pool: ConnectionPool,
   ) {
-    super({ ...options, schema: schemaName });
+    super({ ...options, schema: schemaName, db: { executeSql: (text, values) => pool.query(text, values) } });
   }
 
   /** Works queue `name` one job at a time; the handler's signal aborts when the job is handed back at shutdown. */
@@ -77,11 +80,20 @@ export class JobQueue extends PgBoss {
     }
     await this.stop({ graceful: true, wait: true, timeout: 5_000 });
   }
+
+  /** pg-boss's stop, waited for; then the queue's connections close (pg-boss leaves connections it was given open). */
+  override async stop(options: PgBoss.StopOptions = {}) {
+    await super.stop({ ...options, wait: true });
+    if (options.close !== false && !this.pool.ending) await this.pool.end();
+  }
 }
 
 export async function startJobQueue(databaseUrl: string, logger: Logger, schema = 'pgboss', maintenanceIntervalSeconds = 120): Promise<JobQueue> {
   // Maintenance also expires jobs whose worker died, which then go back to the queue for their retry.
-  const boss = new JobQueue({ connectionString: databaseUrl, application_name: 'compliance-jobs', max: 4, maintenanceIntervalSeconds }, schema);
+  const pool = new ConnectionPool({ connectionString: databaseUrl, application_name: 'compliance-jobs', max: 4 });
+  // A connection that fails while idle leaves the pool; the next query gets a new one.
+  pool.on('error', (error) => logger.warn({ err: error }, 'idle job queue connection failed'));
+  const boss = new JobQueue({ maintenanceIntervalSeconds }, schema, pool);
   boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
   await boss.start();
   return boss;

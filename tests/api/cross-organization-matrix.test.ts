@@ -44,6 +44,7 @@ import { declaredPermission } from '../../src/auth/field-permission.ts';
 import { ALL_PERMISSIONS, type Permission } from '../../src/auth/permissions.ts';
 import { schema } from '../../src/schema/index.ts';
 import type { RunningService } from '../../src/service.ts';
+import { feedCaughtUp } from '../helpers/event-feed.ts';
 import { graphqlClient, type GraphQLResult, type HttpResult, restClient } from '../helpers/http.ts';
 import { png, textPdf } from '../helpers/sample-files.ts';
 import { createKey, startTestService, type TestOrganization, twoOrganizations } from '../helpers/service.ts';
@@ -240,6 +241,7 @@ async function createFixturesOfA() {
   const audited = await service.db.auditEvent.findFirst({ where: { organizationId: orgA.id, requestId: { not: null } } });
   A.requestId = audited!.requestId!;
   if (hasWebhooks) {
+    await feedCaughtUp(service.db);
     A.event = (await ok(restA('GET', '/v1/events?limit=1'))).items[0].id;
     // Every delivery of A done (the receiver answers 204), so nothing of A changes on its own later.
     await waitFor(async () => {

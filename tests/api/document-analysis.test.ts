@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Block } from '../../src/analysis/blocks.ts';
 import type { RunningService } from '../../src/service.ts';
 import { gridTablePdf } from '../../bench/corpus.ts';
+import { feedCaughtUp } from '../helpers/event-feed.ts';
 import { graphqlClient, restClient } from '../helpers/http.ts';
 import { idCardImage, idCardMrz, multiPageTiff, passportImage, passportMrz, placedTextPdf, scannedPdf, tableItems, textImage, textPdf } from '../helpers/sample-files.ts';
 import { createOrganization, startTestService, type TestOrganization } from '../helpers/service.ts';
@@ -385,6 +386,7 @@ describe('analyses left running by an instance that died', () => {
     const job = await rest('GET', `/v1/document-analysis/jobs/${abandoned.id}`);
     expect(job.body.data).toMatchObject({ status: 'FAILED', error: 'Interrupted: the instance running this analysis stopped; run it again' });
     expect((await service.db.documentAnalysis.findUniqueOrThrow({ where: { id: recent.id } })).status).toBe('RUNNING');
+    await feedCaughtUp(service.db);
     const events = await rest('GET', `/v1/events?type=document.analyzed&resourceId=${abandoned.id}`);
     expect(events.body.items.map((e: { data: { status: string } }) => e.data.status)).toEqual(['FAILED']);
     await service.db.documentAnalysis.update({ where: { id: recent.id }, data: { status: 'FAILED' } });

@@ -7,6 +7,7 @@ import { failLostDeliveries } from '../../src/webhooks/delivery-worker.ts';
 import { emitOverdueTasks } from '../../src/webhooks/overdue-tasks.ts';
 import { graphqlClient, restClient } from '../helpers/http.ts';
 import { createKey, startTestService, twoOrganizations } from '../helpers/service.ts';
+import { feedCaughtUp } from '../helpers/event-feed.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 interface Received {
@@ -293,6 +294,7 @@ describe('the event feed', () => {
     }
     const ids: string[] = [];
     for (const email of ['feed-1@example.com', 'feed-2@example.com', 'feed-3@example.com']) ids.push((await rest('POST', '/v1/consumer-cases', { email })).body.id);
+    await feedCaughtUp(service.db);
     const pageOne = await rest('GET', `/v1/events?limit=2&type=consumer_case.created&after=${cursor}`);
     expect(pageOne.body.items.map((e: { resourceId: string }) => e.resourceId)).toEqual(ids.slice(0, 2));
     expect(pageOne.body.hasMore).toBe(true);
@@ -306,6 +308,7 @@ describe('the event feed', () => {
   it('filters by resource and time, and refuses unknown cursors and types', async () => {
     const created = await rest('POST', '/v1/consumer-cases', { email: 'history@example.com' });
     await rest('PATCH', `/v1/consumer-cases/${created.body.id}`, { status: 'IN_REVIEW' });
+    await feedCaughtUp(service.db);
     const history = await rest('GET', `/v1/events?resourceId=${created.body.id}`);
     expect(history.body.items.map((e: { type: string }) => e.type)).toEqual(['consumer_case.created', 'consumer_case.status_changed']);
     const future = await rest('GET', `/v1/events?since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`);
@@ -336,6 +339,7 @@ describe('the event feed', () => {
     expect(during.body.items).toEqual([]);
     release();
     await slow;
+    await feedCaughtUp(service.db);
     const after = await rest('GET', `/v1/events?type=business_case.created&after=${cursor}`);
     expect(after.body.items.map((e: { resourceId: string; data: { id: string } }) => e.resourceId)).toHaveLength(2);
     expect(after.body.items.map((e: { resourceId: string }) => e.resourceId)).toContain(fast.body.id);
@@ -343,6 +347,7 @@ describe('the event feed', () => {
 
   it('keeps organizations apart', async () => {
     const aCase = await rest('POST', '/v1/consumer-cases', { email: 'private@example.com' });
+    await feedCaughtUp(service.db);
     const [event] = (await rest('GET', `/v1/events?resourceId=${aCase.body.id}`)).body.items;
     expect((await orgs.restB('GET', `/v1/events/${event.id}`)).body).toEqual({ statusCode: 404, message: `Event ${event.id} not found`, error: 'Not Found' });
     expect((await orgs.restB('GET', `/v1/events?after=${event.id}`)).status).toBe(410);
@@ -376,6 +381,7 @@ describe('task.overdue', () => {
     expect(done.status).toBe(201);
     await emitOverdueTasks(service.db);
     await emitOverdueTasks(service.db);
+    await feedCaughtUp(service.db);
     const events = async () => (await rest('GET', `/v1/events?type=task.overdue&resourceId=${task.body.id}`)).body.items;
     expect(await events()).toHaveLength(1);
     expect((await rest('GET', `/v1/events?type=task.overdue&resourceId=${done.body.id}`)).body.items).toEqual([]);
@@ -383,8 +389,15 @@ describe('task.overdue', () => {
     expect(parsed(request!).data).toMatchObject({ id: task.body.id, status: 'TODO' });
     expect(Date.parse(String(parsed(request!).data.dueDate))).toBe(Date.parse(past));
 
-    await rest('PUT', `/v1/tasks/${task.body.id}`, { title: 'Late review', dueDate: new Date(Date.now() - 60_000).toISOString() });
+    expect((await rest('PUT', `/v1/tasks/${task.body.id}`, { title: 'Late review', dueDate: new Date(Date.now() - 60_000).toISOString() })).status).toBe(200);
     await emitOverdueTasks(service.db);
+    await feedCaughtUp(service.db);
     expect(await events()).toHaveLength(2);
+  });
+
+  it('is emitted once when sweeps overlap', async () => {
+    const task = await rest('POST', '/v1/tasks', { title: 'Raced review', dueDate: new Date(Date.now() - 3_600_000).toISOString() });
+    await Promise.all(Array.from({ length: 6 }, () => emitOverdueTasks(service.db)));
+    expect(await service.db.event.count({ where: { type: 'task.overdue', resourceId: task.body.id } })).toBe(1);
   });
 });
