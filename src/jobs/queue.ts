@@ -95,7 +95,12 @@ export async function startJobQueue(databaseUrl: string, logger: Logger, schema 
   pool.on('error', (error) => logger.warn({ err: error }, 'idle job queue connection failed'));
   const boss = new JobQueue({ maintenanceIntervalSeconds }, schema, pool);
   boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
-  await boss.start();
+  try {
+    await boss.start();
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw error;
+  }
   return boss;
 }
 
