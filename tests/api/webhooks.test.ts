@@ -263,10 +263,13 @@ describe('deliveries whose job was lost', () => {
       const log = await rest('GET', `/v1/webhook-deliveries?endpointId=${target.id}&status=SUCCEEDED`);
       return log.body.items.length === 2 && log.body.items;
     }, 'both deliveries', 15_000);
-    // Two deliveries as a crash-looping worker would leave them: pending, queued long ago; one job gone, one waiting.
+    // Two deliveries as a crash-looping worker would leave them: pending, queued long ago, no attempt recorded; one job gone, one waiting.
     const [lost, kept] = delivered as Array<{ id: string; eventId: string }>;
     const long = new Date(Date.now() - 3_600_000);
-    const pending = (id: string) => service.db.webhookDelivery.update({ where: { id }, data: { status: 'PENDING', enqueuedAt: long, attemptCount: 0, deliveredAt: null } });
+    const pending = async (id: string) => {
+      await service.db.webhookDeliveryAttempt.deleteMany({ where: { deliveryId: id } });
+      await service.db.webhookDelivery.update({ where: { id }, data: { status: 'PENDING', enqueuedAt: long, attemptCount: 0, deliveredAt: null, lastAttemptAt: null } });
+    };
     await pending(lost!.id);
     await pending(kept!.id);
     await service.db.$executeRawUnsafe(`DELETE FROM "${service.queue.schemaName}".job WHERE id IN ($1::uuid, $2::uuid)`, lost!.id, kept!.id);
@@ -275,7 +278,7 @@ describe('deliveries whose job was lost', () => {
     expect(await failLostDeliveries(service.queue, service.db, new Date(Date.now() - 600_000))).toBe(1);
     const failed = (await rest('GET', `/v1/webhook-deliveries/${lost!.id}`)).body;
     expect(failed.status).toBe('FAILED');
-    expect(failed.attempts.at(-1).error).toMatch(/the job queue gave up on this delivery/);
+    expect(failed.attempts).toEqual([expect.objectContaining({ number: 1, error: expect.stringMatching(/the job queue gave up on this delivery/) })]);
     expect((await rest('GET', `/v1/webhook-deliveries/${kept!.id}`)).body.status).toBe('PENDING');
     expect((await rest('POST', `/v1/webhook-deliveries/${lost!.id}/replay`)).status).toBe(202);
   });
