@@ -140,27 +140,24 @@ export class TenantSessions {
       // of printable ASCII) and quoted by the driver.
       const count = request.count;
       const writes = !!count && (count.key > 0 || count.organization > 0);
-      let state = this.#connections.get(client);
-      const setUp = state ? (writes ? ['SET TRANSACTION READ WRITE'] : []) : ['SET ROLE compliance_tenant', 'SET default_transaction_read_only = on'];
+      const known = this.#connections.get(client);
+      const setUp = known ? (writes ? ['SET TRANSACTION READ WRITE'] : []) : ['SET ROLE compliance_tenant', 'SET default_transaction_read_only = on'];
       const authentication = `SELECT * FROM authenticate_request(${literal(request.keyHash)}, ${literal(request.now.toISOString())}, ${
         count ? `${literal(count.window.toISOString())}, ${Math.trunc(count.key)}, ${Math.trunc(count.organization)}` : 'NULL, 0, 0'
       }, ${literal(request.userId ?? '')}, ${literal(request.requestId ?? '')})`;
       const answer = (await client.query([...setUp, authentication].join('; '))) as unknown as pg.QueryResult | pg.QueryResult[];
       const results = Array.isArray(answer) ? answer : [answer];
-      if (!state) {
-        state = { view: transactionView(client) };
-        this.#connections.set(client, state);
-      }
+      const state = known ?? { view: transactionView(client) };
+      if (!known) this.#connections.set(client, state);
       const key = results.at(-1)?.rows[0] as SessionKeyRow | undefined;
       if (!key) {
         client.release();
         return null;
       }
       let released = false;
-      const kept = state;
       const session: TenantSession = {
-        transactionView: kept.view,
-        transaction: () => this.#transactionOf(client, kept),
+        transactionView: state.view,
+        transaction: () => this.#transactionOf(client, state),
         release: () => {
           if (released) return;
           released = true;
@@ -207,7 +204,6 @@ export class TenantSessions {
     }
     return kept.client;
   }
-
 
   async end() {
     await this.prisma.$disconnect();
