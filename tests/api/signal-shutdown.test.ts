@@ -5,12 +5,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { request } from 'node:http';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase, type Database } from '../../src/db/client.ts';
+import { postgresAnswers } from '../../src/db/embedded.ts';
 import { EMBEDDED_CREDENTIALS } from '../../src/storage/embedded-s3.ts';
 import { TEST_BUCKET } from '../setup/servers.ts';
 import { freePort } from '../helpers/ports.ts';
@@ -22,6 +23,9 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 interface Child {
   process: ChildProcess;
   url: string;
+  dataDir: string;
+  /** The embedded PostgreSQL's URL (none with an external database). */
+  databaseUrl?: string;
   output: string[];
   exit: Promise<[number | null, NodeJS.Signals | null]>;
 }
@@ -36,7 +40,18 @@ beforeAll(async () => {
   org = await createOrganization(db, undefined, 'signal-shutdown');
 });
 afterAll(async () => {
-  for (const child of children) if (child.process.exitCode === null && child.process.signalCode === null) process.kill(-child.process.pid!, 'SIGKILL');
+  for (const child of children) {
+    if (child.process.exitCode === null && child.process.signalCode === null) process.kill(-child.process.pid!, 'SIGKILL');
+    // An embedded PostgreSQL a failed test left running (it has a process group of its own).
+    const postmaster = await readFile(join(child.dataDir, 'postgres', 'postmaster.pid'), 'utf8').catch(() => '');
+    if (postmaster) {
+      try {
+        process.kill(Number(postmaster.split('\n')[0]), 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+  }
   await db?.$disconnect();
   for (const folder of folders) await rm(folder, { recursive: true, force: true });
 });
@@ -47,6 +62,7 @@ async function startChild(external: boolean): Promise<Child> {
   folders.push(dataDir);
   // Run as root, the embedded PostgreSQL runs as its own user, which must reach its folder.
   await chmod(dataDir, 0o755);
+  const databasePort = await freePort();
   const env: Record<string, string | undefined> = {
     ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir,
     WATCHLIST_SOURCES: '[]', WATCHLIST_REFRESH_CRON: 'off', ADVERSE_MEDIA_PROVIDER: 'off', DOCUMENT_ANALYSIS_ENGINE: 'local',
@@ -55,10 +71,13 @@ async function startChild(external: boolean): Promise<Child> {
         DATABASE_URL: inject('databaseUrl'), S3_ENDPOINT: inject('s3Endpoint'), S3_BUCKET: TEST_BUCKET,
         S3_ACCESS_KEY_ID: EMBEDDED_CREDENTIALS.accessKeyId, S3_SECRET_ACCESS_KEY: EMBEDDED_CREDENTIALS.secretAccessKey,
       }
-      : { DATABASE_URL: undefined, S3_ENDPOINT: undefined, EMBEDDED_PG_PORT: String(await freePort()), EMBEDDED_S3_PORT: '0' }),
+      : { DATABASE_URL: undefined, S3_ENDPOINT: undefined, EMBEDDED_PG_PORT: String(databasePort), EMBEDDED_S3_PORT: '0' }),
   };
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  const started: Child = { process: child, url: `http://127.0.0.1:${port}`, output: [], exit: once(child, 'exit') as Child['exit'] };
+  const started: Child = {
+    process: child, url: `http://127.0.0.1:${port}`, dataDir, output: [], exit: once(child, 'exit') as Child['exit'],
+    databaseUrl: external ? undefined : `postgresql://postgres:postgres@127.0.0.1:${databasePort}/compliance`,
+  };
   children.push(started);
   const keep = (chunk: Buffer) => started.output.push(...chunk.toString().split('\n').filter(Boolean));
   child.stdout!.on('data', keep);
@@ -69,6 +88,18 @@ async function startChild(external: boolean): Promise<Child> {
   }, 'the service to be ready', 90_000, 100);
   return started;
 }
+
+/** An organization with a key in the child's embedded database. */
+async function createKeyThrough(child: Child) {
+  const childDb = createDatabase(child.databaseUrl!);
+  try {
+    return await createOrganization(childDb, undefined, 'ctrl-c');
+  } finally {
+    await childDb.$disconnect();
+  }
+}
+
+const errorLines = (child: Child) => child.output.filter((line) => !line.startsWith('{') || JSON.parse(line).level >= 50);
 
 /** A POST whose body arrives in two parts: in flight from the first part until the second. */
 function slowCreate(child: Child, key: string) {
@@ -106,7 +137,38 @@ describe('SIGTERM', () => {
     expect((await fetch(`${child.url}/v1/consumer-cases`)).status).toBe(401);
     child.process.kill('SIGTERM');
     expect(await child.exit).toEqual([0, null]);
-    const errors = child.output.filter((line) => line.startsWith('{') && JSON.parse(line).level >= 50);
-    expect(errors).toEqual([]);
+    expect(errorLines(child)).toEqual([]);
+  });
+});
+
+describe('Ctrl-C in a terminal (SIGINT to the whole foreground process group)', () => {
+  it('stops gracefully with its embedded PostgreSQL: the request in flight finishes, no connection is cut, PostgreSQL stops last', async () => {
+    const child = await startChild(false);
+    const key = (await createKeyThrough(child)).key;
+    const inFlight = slowCreate(child, key);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // What a terminal does: the signal goes to every process in the group.
+    process.kill(-child.process.pid!, 'SIGINT');
+    const answer = await inFlight;
+    expect(answer.status).toBe(201);
+    expect(await child.exit).toEqual([0, null]);
+    expect(errorLines(child)).toEqual([]);
+    expect(child.output.some((line) => line.includes('terminating connection'))).toBe(false);
+    expect(await postgresAnswers(child.databaseUrl!)).toBe(false);
+  });
+
+  it('pressed twice, stops at once, and its embedded PostgreSQL with it', async () => {
+    const child = await startChild(false);
+    const key = (await createKeyThrough(child)).key;
+    // Holds the graceful stop open, so the second signal arrives during it.
+    const inFlight = slowCreate(child, key).catch((error: Error) => error);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    process.kill(-child.process.pid!, 'SIGINT');
+    await waitFor(async () => child.output.some((line) => line.includes('"msg":"shutting down"')), 'the graceful stop to begin', 10_000, 20);
+    process.kill(-child.process.pid!, 'SIGINT');
+    expect(await child.exit).toEqual([130, null]);
+    expect(child.output.some((line) => line.includes('"msg":"stopping at once"'))).toBe(true);
+    await inFlight;
+    await waitFor(async () => !(await postgresAnswers(child.databaseUrl!)), 'the embedded PostgreSQL to stop', 15_000, 100);
   });
 });
