@@ -1,9 +1,10 @@
 // The API benchmark (`npm run bench`): PostgreSQL with the seeded dataset, the
-// service as `npm start` runs it, and two baselines doing the same work (bare
-// Node HTTP with a fixed body; Koa + pg with the equivalent SQL), each in its
-// own process, driven in turn by autocannon on loopback. Before timing, it
-// checks that the three servers answer alike, that a write is visible at once,
-// and that another organization gets 404.
+// service as `npm start` runs it, and three baselines (bare Node HTTP with a
+// fixed body; Koa + pg with the equivalent SQL; Koa + Prisma doing the same
+// work through the service's data layer), each in its own process, driven in
+// turn by autocannon on loopback. Before timing, it checks that the servers
+// answer alike, that a write is visible at once, and that another
+// organization gets 404.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,7 +32,7 @@ export const DEFAULT_OPTIONS: ApiBenchOptions = {
   seconds: 5, maxRequests: 50_000, sweep: [1, 2, 4, 8, 16], rounds: 3,
 };
 
-export type Target = 'bare' | 'koa-pg' | 'graphql' | 'rest';
+export type Target = 'bare' | 'koa-pg' | 'koa-prisma' | 'graphql' | 'rest';
 
 export interface TimedRun extends RunFigures {
   target: Target;
@@ -60,7 +61,7 @@ async function send(base: string, request: HttpRequest) {
 }
 
 /** The checks that keep the comparison and the fast path honest; each failure is a line of the report. */
-async function checkAnswers(service: string, koaPg: string, organizations: SeededOrganization[], all: Scenario[]) {
+async function checkAnswers(service: string, koaPg: string, koaPrisma: string, organizations: SeededOrganization[], all: Scenario[]) {
   const failures: string[] = [];
   const checks: string[] = [];
   const [a, b] = organizations as [SeededOrganization, SeededOrganization];
@@ -69,6 +70,7 @@ async function checkAnswers(service: string, koaPg: string, organizations: Seede
     const restRequest = scenario.rest(a);
     const rest = await send(service, restRequest);
     const koa = await send(koaPg, restRequest);
+    const prisma = await send(koaPrisma, restRequest);
     const field = scenario.name.startsWith('List tasks') ? 'tasks' : restRequest.path.match(/consumer-cases\/[^?]/) ? 'consumerCase' : 'consumerCases';
     const variables = Object.fromEntries(new URL(restRequest.path, 'http://x').searchParams);
     const id = restRequest.path.match(/consumer-cases\/([0-9a-f-]{36})/)?.[1];
@@ -79,8 +81,9 @@ async function checkAnswers(service: string, koaPg: string, organizations: Seede
     const restData = JSON.stringify(rest.body);
     const graphqlData = JSON.stringify(field === 'consumerCase' ? graphql.body.data && (graphql.body.data as Record<string, unknown>)[field] : { success: true, ...((graphql.body.data as Record<string, object>)?.[field] ?? {}) });
     if (rest.status !== 200 || JSON.stringify(koa.body) !== restData) failures.push(`${scenario.name}: REST (${rest.status}) and Koa + pg (${koa.status}) answered differently to ${restRequest.path}`);
+    else if (JSON.stringify(prisma.body) !== restData) failures.push(`${scenario.name}: REST and Koa + Prisma (${prisma.status}) answered differently to ${restRequest.path}`);
     else if (graphqlData !== restData) failures.push(`${scenario.name}: GraphQL and REST answered differently`);
-    else checks.push(`${scenario.name}: \`${restRequest.path.replace(/\/[0-9a-f-]{36}/, '/{id}')}\` gave byte-identical JSON from REST and Koa + pg, and the same data over GraphQL.`);
+    else checks.push(`${scenario.name}: \`${restRequest.path.replace(/\/[0-9a-f-]{36}/, '/{id}')}\` gave byte-identical JSON from REST, Koa + pg and Koa + Prisma, and the same data over GraphQL.`);
   }
   // A write is visible to the next read (no cache to go stale), and only to its organization.
   const created = await send(service, { method: 'POST', path: '/v1/consumer-cases', headers: { 'x-api-key': a.key, 'content-type': 'application/json' }, body: JSON.stringify({ email: `fresh-${Date.now()}@example.com`, firstName: 'Fresh' }) });
@@ -133,13 +136,15 @@ export async function runApiBench(options: ApiBenchOptions = DEFAULT_OPTIONS): P
     cleanups.push(() => service.stop());
     const koaPg = await startNodeProcess('bench/api/baselines/koa-pg.ts', { ...(process.env as Record<string, string>), DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '10' }, { readyPath: '/healthz' });
     cleanups.push(() => koaPg.stop());
+    const koaPrisma = await startNodeProcess('bench/api/baselines/koa-prisma.ts', { ...(process.env as Record<string, string>), DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '10' }, { readyPath: '/healthz' });
+    cleanups.push(() => koaPrisma.stop());
     const all = scenarios();
     // The fixed body: a real page-1 answer of the service, so the bytes on the wire match.
     const pageOne = await fetch(`${service.base}/v1/consumer-cases?page=1&limit=20`, { headers: { 'x-api-key': organizations[0]!.key } }).then((r) => r.text());
     const bare = await startNodeProcess('bench/api/baselines/bare-http.ts', { ...(process.env as Record<string, string>), BENCH_BODY: pageOne }, { readyPath: '/' });
     cleanups.push(() => bare.stop());
 
-    const { checks, failures } = await checkAnswers(service.base, koaPg.base, organizations, all);
+    const { checks, failures } = await checkAnswers(service.base, koaPg.base, koaPrisma.base, organizations, all);
     const documentOf = (path: string) => print(routes.find((r) => r.method === 'GET' && r.path === path)!.operation);
     const plans = await explainOperations(databaseUrl, organizations[0]!, [
       { name: 'List consumer cases, page 1', document: documentOf('/v1/consumer-cases'), variables: { page: 1, limit: 20 } },
@@ -174,6 +179,7 @@ export async function runApiBench(options: ApiBenchOptions = DEFAULT_OPTIONS): P
       console.log(`Timing: ${scenario.name}`);
       const servers = [
         { target: 'koa-pg' as const, process: koaPg, next: () => scenario.rest(pick(organizations)) },
+        { target: 'koa-prisma' as const, process: koaPrisma, next: () => scenario.rest(pick(organizations)) },
         { target: 'graphql' as const, process: service, next: () => scenario.graphql(pick(organizations)) },
         { target: 'rest' as const, process: service, next: () => scenario.rest(pick(organizations)) },
       ];
