@@ -89,17 +89,17 @@ async function startServer(databaseDir: string, port: number, flags: string[], a
     env: { ...process.env, LC_MESSAGES: 'C' },
   });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const lastLines: string[] = [];
+  let recent = '';
   const ready = new Promise<void>((done, fail) => {
     child.stderr!.on('data', (chunk: Buffer) => {
       const message = chunk.toString('utf8');
       log(message);
-      lastLines.push(...message.split('\n').filter(Boolean));
-      lastLines.splice(0, Math.max(0, lastLines.length - 5));
-      if (message.includes(READY)) done();
+      // The log's tail, so a line split across chunks is still recognised.
+      recent = (recent + message).slice(-2_000);
+      if (recent.includes(READY)) done();
     });
     child.once('error', fail);
-    void exited.then(() => fail(new Error(lastLines.join(' | ') || 'PostgreSQL exited at start')));
+    void exited.then(() => fail(new Error(recent.trim().split('\n').slice(-5).join(' | ') || 'PostgreSQL exited at start')));
   });
   // Whatever ends the service (an error, a second Ctrl-C) ends PostgreSQL too.
   const stopOnExit = () => child.kill('SIGINT');

@@ -1,0 +1,73 @@
+// The embedded PostgreSQL (src/db/embedded.ts): a real server in a process
+// group of its own (a terminal's Ctrl-C must not reach it), a clear error when
+// it cannot start, and an ephemeral one leaves nothing behind.
+import { existsSync } from 'node:fs';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type EmbeddedDatabase, postgresAnswers, startEmbeddedPostgres } from '../../src/db/embedded.ts';
+import { freePort } from '../helpers/ports.ts';
+
+const folders: string[] = [];
+const running: EmbeddedDatabase[] = [];
+
+afterAll(async () => {
+  for (const database of running) await database.stop().catch(() => {});
+  for (const folder of folders) await rm(folder, { recursive: true, force: true });
+});
+
+async function folder() {
+  const made = await mkdtemp(join(tmpdir(), 'embedded-pg-'));
+  folders.push(made);
+  // Run as root, PostgreSQL runs as its own user, which must reach its folder.
+  await chmod(made, 0o755);
+  return join(made, 'postgres');
+}
+
+/** The process group of a process (field 5 of /proc/<pid>/stat). */
+async function processGroup(pid: number) {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+}
+
+describe('embedded PostgreSQL', () => {
+  it('creates the compliance database, runs in a process group of its own, and stops', async () => {
+    const dataDir = await folder();
+    const database = await startEmbeddedPostgres({ dataDir, port: await freePort(), ephemeral: false });
+    running.push(database);
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    const { rows } = await client.query<{ name: string }>('SELECT current_database() AS name');
+    await client.end();
+    expect(rows[0]!.name).toBe('compliance');
+    const postmaster = Number((await readFile(join(dataDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    expect(await processGroup(postmaster)).toBe(postmaster);
+    expect(await processGroup(postmaster)).not.toBe(await processGroup(process.pid));
+    await database.stop();
+    expect(await postgresAnswers(database.url)).toBe(false);
+    // Kept: a persistent cluster starts again on its data.
+    expect(existsSync(join(dataDir, 'PG_VERSION'))).toBe(true);
+  });
+
+  it('says which folder and port when it cannot start, with PostgreSQL\'s reason', async () => {
+    const dataDir = await folder();
+    const first = await startEmbeddedPostgres({ dataDir, port: await freePort(), ephemeral: true });
+    running.push(first);
+    const otherPort = await freePort();
+    // The folder is held by the first server, on another port.
+    const second = startEmbeddedPostgres({ dataDir, port: otherPort, ephemeral: true });
+    await expect(second).rejects.toThrow(new RegExp(`did not start on port ${otherPort} \\(.*lock file.*\\).*EMBEDDED_PG_PORT`));
+    expect(await postgresAnswers(first.url)).toBe(true);
+  });
+
+  it('deletes an ephemeral cluster\'s data when it stops', async () => {
+    const dataDir = await folder();
+    const database = await startEmbeddedPostgres({ dataDir, port: await freePort(), ephemeral: true });
+    running.push(database);
+    expect(existsSync(join(dataDir, 'PG_VERSION'))).toBe(true);
+    await database.stop();
+    expect(existsSync(dataDir)).toBe(false);
+  });
+});
