@@ -28,7 +28,8 @@ export function targetChecks(result: ApiBenchResult): TargetCheck[] {
   checks.push({
     target: 'REST adds under 10 % over the same GraphQL operation (throughput lost)',
     met: overheads.every((o) => o.overhead < 0.1),
-    detail: overheads.map((o) => `${o.name}: ${o.overhead <= 0 ? `none (REST ${percent(-o.overhead, 1)} faster)` : percent(o.overhead, 1)}`).join('; '),
+    // One decimal: a whole-percent "10 %" would not say which side of the line it is on.
+    detail: overheads.map((o) => `${o.name}: ${o.overhead <= 0 ? `none (REST ${percent(-o.overhead, 1)} faster)` : `${fixed(100 * o.overhead, 1)} %`}`).join('; '),
   });
   const p99s = result.scenarios.flatMap((s) => s.runs.filter((r) => r.target === 'rest' || r.target === 'graphql').map((r) => ({ name: `${s.name} (${r.target})`, p99: r.p99Ms })));
   checks.push({
