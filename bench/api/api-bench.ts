@@ -134,10 +134,13 @@ export async function runApiBench(options: ApiBenchOptions = DEFAULT_OPTIONS): P
       RATE_LIMIT_PER_KEY: '1000000000', RATE_LIMIT_PER_ORGANIZATION: '1000000000',
     });
     cleanups.push(() => service.stop());
-    const koaPg = await startNodeProcess('bench/api/baselines/koa-pg.ts', { ...(process.env as Record<string, string>), DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '10' }, { readyPath: '/healthz' });
-    cleanups.push(() => koaPg.stop());
-    const koaPrisma = await startNodeProcess('bench/api/baselines/koa-prisma.ts', { ...(process.env as Record<string, string>), DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '10' }, { readyPath: '/healthz' });
-    cleanups.push(() => koaPrisma.stop());
+    const startKoaBaseline = async (script: string) => {
+      const baseline = await startNodeProcess(script, { ...(process.env as Record<string, string>), DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '10' }, { readyPath: '/healthz' });
+      cleanups.push(() => baseline.stop());
+      return baseline;
+    };
+    const koaPg = await startKoaBaseline('bench/api/baselines/koa-pg.ts');
+    const koaPrisma = await startKoaBaseline('bench/api/baselines/koa-prisma.ts');
     const all = scenarios();
     // The fixed body: a real page-1 answer of the service, so the bytes on the wire match.
     const pageOne = await fetch(`${service.base}/v1/consumer-cases?page=1&limit=20`, { headers: { 'x-api-key': organizations[0]!.key } }).then((r) => r.text());

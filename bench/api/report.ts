@@ -10,13 +10,14 @@ export interface TargetCheck {
   detail: string;
 }
 
+const runOf = (runs: TimedRun[], target: TimedRun['target']) => runs.find((r) => r.target === target)!;
+
 /** The issue's targets, judged on this run's figures. */
 export function targetChecks(result: ApiBenchResult): TargetCheck[] {
   const reads = result.scenarios.filter((s) => s.read);
-  const of = (runs: TimedRun[], target: TimedRun['target']) => runs.find((r) => r.target === target)!;
   const checks: TargetCheck[] = [];
   for (const side of ['rest', 'graphql'] as const) {
-    const ratios = reads.map((s) => ({ name: s.name, ratio: of(s.runs, side).perSecond / of(s.runs, 'koa-pg').perSecond }));
+    const ratios = reads.map((s) => ({ name: s.name, ratio: runOf(s.runs, side).perSecond / runOf(s.runs, 'koa-pg').perSecond }));
     const worst = ratios.reduce((a, b) => (b.ratio < a.ratio ? b : a));
     checks.push({
       target: `${side === 'rest' ? 'REST' : 'GraphQL'} reads reach at least 60 % of Koa + pg's throughput`,
@@ -24,7 +25,7 @@ export function targetChecks(result: ApiBenchResult): TargetCheck[] {
       detail: ratios.map((r) => `${r.name}: ${percent(r.ratio, 1)}`).join('; '),
     });
   }
-  const overheads = result.scenarios.map((s) => ({ name: s.name, overhead: 1 - of(s.runs, 'rest').perSecond / of(s.runs, 'graphql').perSecond }));
+  const overheads = result.scenarios.map((s) => ({ name: s.name, overhead: 1 - runOf(s.runs, 'rest').perSecond / runOf(s.runs, 'graphql').perSecond }));
   checks.push({
     target: 'REST adds under 10 % over the same GraphQL operation (throughput lost)',
     met: overheads.every((o) => o.overhead < 0.1),
@@ -46,7 +47,6 @@ export function apiSection(result: ApiBenchResult, machine: string): string {
   const { options, seeded } = result;
   const row = (label: string, run: TimedRun, koa?: TimedRun, prisma?: TimedRun) =>
     `| ${label} | ${fixed(run.perSecond)} | ${run.p50Ms} | ${run.p99Ms} | ${run.maxMs} | ${run.cpuMsPerRequest ? fixed(run.cpuMsPerRequest, 2) : ''} | ${percent(run.perSecond, result.bare.perSecond)} | ${koa ? percent(run.perSecond, koa.perSecond) : ''} | ${prisma ? percent(run.perSecond, prisma.perSecond) : ''} | ${run.failures} |`;
-  const runOf = (runs: TimedRun[], target: TimedRun['target']) => runs.find((r) => r.target === target)!;
   const tables = result.scenarios.map((s) => {
     const [koa, prisma, graphql, rest] = (['koa-pg', 'koa-prisma', 'graphql', 'rest'] as const).map((target) => runOf(s.runs, target)) as [TimedRun, TimedRun, TimedRun, TimedRun];
     return `| **${s.name}** | | | | | | | | | |

@@ -4,10 +4,8 @@
 // organization, and answers the same JSON as the REST API (the benchmark
 // compares the bodies), with a pool as large as the service's. No GraphQL, no
 // ORM, no row-level security, no logging, metrics or rate limits.
-import { createHash } from 'node:crypto';
-import Router from '@koa/router';
-import Koa from 'koa';
 import pg from 'pg';
+import { baselineApp, HttpError, jsonBody, listBody, need, type Page, page, UUID } from './koa-baseline.ts';
 
 // DATE as written, not a local-midnight Date.
 pg.types.setTypeParser(1082, (value) => value);
@@ -20,55 +18,8 @@ const TASK_COLUMNS = `t.id, t.title, t.description, t.due_date AS "dueDate", t.p
   COALESCE((SELECT json_agg(json_build_object('userId', a.user_id, 'assignedAt', a.assigned_at) ORDER BY a.assigned_at, a.user_id)
               FROM task_assignees a WHERE a.task_id = t.id), '[]') AS assignees,
   t.created_at AS "createdAt", t.updated_at AS "updatedAt"`;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-type State = { organizationId: string; permissions: string[] };
-const app = new Koa<State>();
-const router = new Router<State>();
-
-class HttpError extends Error {
-  constructor(readonly status: number, message: string) {
-    super(message);
-  }
-}
-
-app.use(async (ctx, next) => {
-  try {
-    await next();
-  } catch (error) {
-    const status = error instanceof HttpError ? error.status : 500;
-    ctx.status = status;
-    ctx.body = { statusCode: status, message: (error as Error).message, error: status === 404 ? 'Not Found' : 'Error' };
-  }
-});
-
-app.use(async (ctx, next) => {
-  if (ctx.path === '/healthz') {
-    ctx.body = { ok: true };
-    return;
-  }
-  const presented = ctx.get('x-api-key');
-  const hash = createHash('sha256').update(presented).digest('hex');
-  const { rows } = await pool.query<{ organization_id: string; permissions: string[] }>(
-    'SELECT organization_id, permissions FROM api_keys WHERE hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())',
-    [hash],
-  );
-  if (!rows[0]) throw new HttpError(401, 'Unauthorized');
-  ctx.state.organizationId = rows[0].organization_id;
-  ctx.state.permissions = rows[0].permissions;
-  await next();
-});
-
-const need = (state: State, permission: string) => {
-  if (!state.permissions.includes(permission)) throw new HttpError(403, `Forbidden: lacks ${permission}`);
-};
-
-const page = (query: Record<string, unknown>) => {
-  const pageNumber = Number(query.page ?? 1);
-  const limit = Number(query.limit ?? 10);
-  if (!Number.isInteger(pageNumber) || pageNumber < 1 || !Number.isInteger(limit) || limit < 1 || limit > 100) throw new HttpError(400, 'Bad page');
-  return { page: pageNumber, limit, offset: (pageNumber - 1) * limit };
-};
+const { router, listen } = baselineApp(pool);
 
 /** Every word must occur in one of the columns (case-insensitive), as the API's `search`. */
 function searchFilter(search: unknown, columns: string[], params: unknown[]): string[] {
@@ -79,14 +30,13 @@ function searchFilter(search: unknown, columns: string[], params: unknown[]): st
   });
 }
 
-async function list(table: string, columns: string, where: string[], params: unknown[], window: ReturnType<typeof page>) {
+async function list(table: string, columns: string, where: string[], params: unknown[], window: Page) {
   const condition = where.join(' AND ');
   const [items, count] = await Promise.all([
     pool.query(`SELECT ${columns} FROM ${table} WHERE ${condition} ORDER BY created_at DESC, id DESC LIMIT ${window.limit} OFFSET ${window.offset}`, params),
     pool.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${table} WHERE ${condition}`, params),
   ]);
-  const total = count.rows[0]!.total;
-  return { success: true, items: items.rows, meta: { total, page: window.page, limit: window.limit, totalPages: Math.ceil(total / window.limit) } };
+  return listBody(items.rows, count.rows[0]!.total, window);
 }
 
 router.get('/v1/consumer-cases', async (ctx) => {
@@ -113,9 +63,7 @@ router.get('/v1/consumer-cases/:id', async (ctx) => {
 
 router.post('/v1/consumer-cases', async (ctx) => {
   need(ctx.state, 'consumer_cases:write');
-  const chunks: Buffer[] = [];
-  for await (const chunk of ctx.req) chunks.push(chunk as Buffer);
-  const input = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, string | undefined>;
+  const input = await jsonBody(ctx);
   if (typeof input.email !== 'string' || !input.email.includes('@')) throw new HttpError(400, 'email: must be an email address');
   const { rows } = await pool.query(
     `INSERT INTO consumer_cases (id, organization_id, email, first_name, last_name, phone_number, date_of_birth, nationality, updated_at)
@@ -141,5 +89,4 @@ router.get('/v1/tasks', async (ctx) => {
   ctx.body = await list('tasks t', TASK_COLUMNS, where, params, page(ctx.query));
 });
 
-app.use(router.routes());
-app.listen(Number(process.env.PORT), process.env.HOST ?? '127.0.0.1');
+listen();

@@ -6,13 +6,11 @@
 // the same JSON (the benchmark compares the bodies), so the gap between it and
 // Koa + pg is what Prisma itself costs, and the gap between it and the service
 // is what the GraphQL pipeline and the service's middleware cost.
-import { createHash } from 'node:crypto';
-import Router from '@koa/router';
-import Koa from 'koa';
 import pg from 'pg';
 import { createDatabase } from '../../../src/db/client.ts';
 import type { Prisma } from '../../../src/generated/prisma/client.ts';
 import { textSearch } from '../../../src/db/text-search.ts';
+import { baselineApp, HttpError, jsonBody, listBody, need, page, UUID } from './koa-baseline.ts';
 
 const poolSize = Number(process.env.DATABASE_POOL_SIZE ?? 10);
 const keys = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: poolSize });
@@ -26,7 +24,6 @@ const TASK_SELECT = {
   assignees: { select: { userId: true, assignedAt: true }, orderBy: [{ assignedAt: 'asc' }, { userId: 'asc' }] }, createdAt: true, updatedAt: true,
 } satisfies Prisma.TaskSelect;
 const NEWEST_FIRST = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type CaseRow = Prisma.ConsumerCaseGetPayload<{ select: typeof CASE_SELECT }>;
 // The API's shape and key order (a calendar date as written), as Koa + pg answers it.
@@ -36,56 +33,7 @@ const caseBody = (row: CaseRow) => ({
   createdAt: row.createdAt, updatedAt: row.updatedAt,
 });
 
-type State = { organizationId: string; permissions: string[] };
-const app = new Koa<State>();
-const router = new Router<State>();
-
-class HttpError extends Error {
-  constructor(readonly status: number, message: string) {
-    super(message);
-  }
-}
-
-app.use(async (ctx, next) => {
-  try {
-    await next();
-  } catch (error) {
-    const status = error instanceof HttpError ? error.status : 500;
-    ctx.status = status;
-    ctx.body = { statusCode: status, message: (error as Error).message, error: status === 404 ? 'Not Found' : 'Error' };
-  }
-});
-
-app.use(async (ctx, next) => {
-  if (ctx.path === '/healthz') {
-    ctx.body = { ok: true };
-    return;
-  }
-  const hash = createHash('sha256').update(ctx.get('x-api-key')).digest('hex');
-  const { rows } = await keys.query<{ organization_id: string; permissions: string[] }>(
-    'SELECT organization_id, permissions FROM api_keys WHERE hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())',
-    [hash],
-  );
-  if (!rows[0]) throw new HttpError(401, 'Unauthorized');
-  ctx.state.organizationId = rows[0].organization_id;
-  ctx.state.permissions = rows[0].permissions;
-  await next();
-});
-
-const need = (state: State, permission: string) => {
-  if (!state.permissions.includes(permission)) throw new HttpError(403, `Forbidden: lacks ${permission}`);
-};
-
-const page = (query: Record<string, unknown>) => {
-  const pageNumber = Number(query.page ?? 1);
-  const limit = Number(query.limit ?? 10);
-  if (!Number.isInteger(pageNumber) || pageNumber < 1 || !Number.isInteger(limit) || limit < 1 || limit > 100) throw new HttpError(400, 'Bad page');
-  return { page: pageNumber, limit, skip: (pageNumber - 1) * limit };
-};
-
-const envelope = <T>(items: T[], total: number, window: ReturnType<typeof page>) => ({
-  success: true, items, meta: { total, page: window.page, limit: window.limit, totalPages: Math.ceil(total / window.limit) },
-});
+const { router, listen } = baselineApp(keys);
 
 router.get('/v1/consumer-cases', async (ctx) => {
   need(ctx.state, 'consumer_cases:read');
@@ -96,10 +44,10 @@ router.get('/v1/consumer-cases', async (ctx) => {
     ...textSearch(ctx.query.search as string | undefined, ['firstName', 'lastName', 'email'] as const),
   };
   const [rows, total] = await Promise.all([
-    db.consumerCase.findMany({ where, select: CASE_SELECT, orderBy: NEWEST_FIRST, take: window.limit, skip: window.skip }),
+    db.consumerCase.findMany({ where, select: CASE_SELECT, orderBy: NEWEST_FIRST, take: window.limit, skip: window.offset }),
     db.consumerCase.count({ where }),
   ]);
-  ctx.body = envelope(rows.map(caseBody), total, window);
+  ctx.body = listBody(rows.map(caseBody), total, window);
 });
 
 router.get('/v1/consumer-cases/:id', async (ctx) => {
@@ -112,9 +60,7 @@ router.get('/v1/consumer-cases/:id', async (ctx) => {
 
 router.post('/v1/consumer-cases', async (ctx) => {
   need(ctx.state, 'consumer_cases:write');
-  const chunks: Buffer[] = [];
-  for await (const chunk of ctx.req) chunks.push(chunk as Buffer);
-  const input = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, string | undefined>;
+  const input = await jsonBody(ctx);
   if (typeof input.email !== 'string' || !input.email.includes('@')) throw new HttpError(400, 'email: must be an email address');
   const row = await db.consumerCase.create({
     data: {
@@ -136,11 +82,10 @@ router.get('/v1/tasks', async (ctx) => {
     ...(ctx.query.priority ? { priority: ctx.query.priority as Prisma.TaskWhereInput['priority'] } : {}),
   };
   const [rows, total] = await Promise.all([
-    db.task.findMany({ where, select: TASK_SELECT, orderBy: NEWEST_FIRST, take: window.limit, skip: window.skip }),
+    db.task.findMany({ where, select: TASK_SELECT, orderBy: NEWEST_FIRST, take: window.limit, skip: window.offset }),
     db.task.count({ where }),
   ]);
-  ctx.body = envelope(rows, total, window);
+  ctx.body = listBody(rows, total, window);
 });
 
-app.use(router.routes());
-app.listen(Number(process.env.PORT), process.env.HOST ?? '127.0.0.1');
+listen();
