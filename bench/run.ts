@@ -1,6 +1,7 @@
 // `npm run bench`: the API benchmark, written to bench/results.md.
 // `npm run bench <part>` (files, analysis, screening, load): that part, written to
-// bench/results-<part>.md; `npm run bench all`: every part, each to its own file.
+// bench/results-<part>.md; `npm run bench hostile`: attacks beside a well-behaved
+// tenant, written to bench/hostile.md; `npm run bench all`: every part, each to its own file.
 // A failed API or load run exits non-zero.
 import { writeFile } from 'node:fs/promises';
 import { cpus, totalmem, type } from 'node:os';
@@ -11,13 +12,14 @@ import { runScreeningBench } from './screening.ts';
 import { runSyntheticBench, syntheticSection } from './screening-synthetic.ts';
 import { runFileBench } from './files.ts';
 import { loadSection, runLoadBench } from './load.ts';
+import { hostileSection, runHostileBench } from './hostile.ts';
 import { runApiBench } from './api/api-bench.ts';
 import { apiSection } from './api/report.ts';
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 const fixed = (value: number, digits = 1) => value.toFixed(digits);
-const PARTS = ['api', 'files', 'analysis', 'screening', 'load'] as const;
+const PARTS = ['api', 'files', 'analysis', 'screening', 'load', 'hostile'] as const;
 const chosen = process.argv[2] ?? 'api';
 if (chosen !== 'all' && !PARTS.includes(chosen as never)) {
   console.error(`Unknown part ${chosen}: use one of ${PARTS.join(', ')} or all`);
@@ -29,7 +31,7 @@ const machine = `${type()} ${process.arch}, ${cpus().length} × ${cpus()[0]?.mod
 console.log(`Machine: ${machine}`);
 let failed = false;
 
-/** Writes one part's report: bench/results.md for the API benchmark, bench/results-<part>.md otherwise. */
+/** Writes one part's report: bench/results.md for the API benchmark, bench/hostile.md for attacks, bench/results-<part>.md otherwise. */
 async function report(part: (typeof PARTS)[number], section: string) {
   const text = `# Benchmark results
 
@@ -37,7 +39,8 @@ Written by \`npm run bench${part === 'api' ? '' : ` ${part}`}\` on ${new Date().
 Machine: ${machine}. Loopback only; figures from one run, side by side.
 
 ${section}`;
-  await writeFile(new URL(part === 'api' ? './results.md' : `./results-${part}.md`, import.meta.url), text);
+  const file = part === 'api' ? './results.md' : part === 'hostile' ? './hostile.md' : `./results-${part}.md`;
+  await writeFile(new URL(file, import.meta.url), text);
   console.log(text);
 }
 
@@ -169,6 +172,11 @@ if (runs('load')) {
   const load = await runLoadBench();
   failed ||= load.failures.length > 0;
   await report('load', loadSection(load));
+}
+
+if (runs('hostile')) {
+  const hostile = await runHostileBench();
+  await report('hostile', hostileSection(hostile));
 }
 
 if (failed) {

@@ -1,0 +1,361 @@
+// `npm run bench hostile`: the attacks of issue 18 repeated against the
+// service as `npm start` runs it (its own process, production mode, default
+// limits), each beside a well-behaved tenant's steady traffic, whose latency
+// is compared with its quiet value. Loopback only; every loop is bounded in
+// time and stops by itself.
+import { createServer, type Server } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
+import { PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
+import { displayPrefix, generateApiKey, hashApiKey } from '../src/auth/api-keys.ts';
+import { ALL_PERMISSIONS, type Permission } from '../src/auth/permissions.ts';
+import { createDatabase, type Database } from '../src/db/client.ts';
+import { textPdf } from '../tests/helpers/sample-files.ts';
+import { cpuSeconds, peakMemoryMB, startBenchDatabase, startServiceProcess } from './processes.ts';
+
+const PHASE_SECONDS = Number(process.env.HOSTILE_PHASE_SECONDS ?? 25);
+/** The well-behaved tenant's steady request rate (open loop: a slow answer does not slow the sender). */
+const RATE_PER_SECOND = 20;
+
+interface Sample {
+  ms: number;
+  ok: boolean;
+}
+
+export interface PhaseResult {
+  name: string;
+  description: string;
+  requests: number;
+  failures: number;
+  p50: number;
+  p99: number;
+  max: number;
+  /** What the attacker's requests were answered with (status: count). */
+  attackAnswers: Record<string, number>;
+  /** The well-behaved tenant's own analysis of a one-page PDF during the phase (ms), when measured. */
+  analysisMs?: number;
+  /** Time from the well-behaved tenant's write to its webhook's arrival (ms), when measured. */
+  webhookMs?: number;
+  notes: string[];
+  loadAverage: number;
+}
+
+export interface HostileResult {
+  database: string;
+  phases: PhaseResult[];
+  serverCpuSeconds: number;
+  serverPeakMB: number;
+}
+
+const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : 0);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function createKey(db: Database, organizationId: string, permissions: readonly Permission[]) {
+  const key = generateApiKey();
+  await db.apiKey.create({ data: { organizationId, prefix: displayPrefix(key), hash: hashApiKey(key), permissions: [...permissions] } });
+  return key;
+}
+
+/** A local HTTP receiver for webhooks: answers `status` after `delayMs`, and reports arrivals. */
+async function receiver(status: number, delayMs: number, onPost: (body: string) => void = () => {}) {
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      onPost(body);
+      setTimeout(() => res.writeHead(status).end('no'), delayMs);
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}/hook`, close: () => new Promise<void>((done) => { server.closeAllConnections(); server.close(() => done()); }) };
+}
+
+/** A one-page PDF whose page is 3000 x 3000 pt (156 MP at 300 dpi). */
+async function hugePagePdf() {
+  const pdf = await PDFDocument.create();
+  const page = pdf.addPage([3000, 3000]);
+  page.drawText('A very large page', { x: 50, y: 2900, size: 24, font: await pdf.embedFont(StandardFonts.Helvetica) });
+  return Buffer.from(await pdf.save());
+}
+
+/** A small PDF whose one content stream inflates to `megabytes` MB of spaces. */
+async function inflatingPdf(megabytes: number) {
+  const pdf = await PDFDocument.create();
+  const page = pdf.addPage([600, 800]);
+  const compressed = deflateSync(Buffer.alloc(megabytes * 1024 * 1024, 0x20), { level: 9 });
+  const stream = pdf.context.stream(compressed, { Filter: 'FlateDecode', Length: compressed.length });
+  page.node.set(PDFName.of('Contents'), pdf.context.register(stream));
+  return Buffer.from(await pdf.save());
+}
+
+async function uploadPrivate(base: string, key: string, data: Buffer, filename: string) {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(data)], { type: 'application/pdf' }), filename);
+  const response = await fetch(`${base}/v1/files/upload/private`, { method: 'POST', headers: { 'x-api-key': key }, body: form });
+  const body = (await response.json()) as { fileKey?: string };
+  if (response.status !== 201 || !body.fileKey) throw new Error(`upload failed: ${response.status} ${JSON.stringify(body)}`);
+  return body.fileKey;
+}
+
+/** Runs `attack` in `parallel` loops until `until`, counting the answers' statuses. */
+async function attackLoops(parallel: number, until: number, answers: Record<string, number>, attack: () => Promise<number | string>) {
+  await Promise.all(Array.from({ length: parallel }, async () => {
+    while (Date.now() < until) {
+      const started = Date.now();
+      const status = await attack().catch((error: Error) => `error: ${error.message.slice(0, 60)}`);
+      answers[String(status)] = (answers[String(status)] ?? 0) + 1;
+      // A refused attack answers at once; a short pause keeps the attacker's own loop from being the load.
+      if (Date.now() - started < 5) await sleep(5);
+    }
+  }));
+}
+
+const post = (base: string, key: string, path: string, body: unknown, signal?: AbortSignal) =>
+  fetch(base + path, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
+
+/** `depth` levels of task -> case -> tasks: the cyclic query that grew exponentially. */
+function cyclicTaskQuery(taskId: string, depth: number) {
+  let inner = 'id';
+  for (let i = 0; i < depth; i++) inner = `id consumerCase { id tasks(first: 50) { edges { node { ${inner} } } } }`;
+  return `query { task(id: "${taskId}") { ${inner} } }`;
+}
+
+/** Holds `count` POST /graphql requests whose bodies arrive one byte per second, reopening closed ones, until `until`. */
+async function slowBodies(port: number, key: string, count: number, until: number, answers: Record<string, number>) {
+  const open = (): Promise<void> => new Promise((done) => {
+    const socket: Socket = connect(port, '127.0.0.1');
+    let answer = '';
+    const timer = setInterval(() => socket.write('{'), 1000);
+    socket.on('connect', () => socket.write(`POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${key}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n`));
+    socket.on('data', (chunk) => (answer += chunk));
+    const finish = () => {
+      clearInterval(timer);
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 'closed without answer';
+      answers[status] = (answers[status] ?? 0) + 1;
+      done();
+    };
+    socket.on('close', finish);
+    socket.on('error', () => {});
+    setTimeout(() => socket.destroy(), Math.max(0, until - Date.now()));
+  });
+  await Promise.all(Array.from({ length: count }, async () => {
+    while (Date.now() < until) await open();
+  }));
+}
+
+/** The well-behaved tenant: `RATE_PER_SECOND` requests a second, REST and GraphQL reads and a write, until `until`. */
+async function politeTraffic(base: string, key: string, caseId: string, until: number) {
+  const samples: Sample[] = [];
+  const requests: Array<() => Promise<Response>> = [
+    () => fetch(`${base}/v1/consumer-cases?limit=20`, { headers: { 'x-api-key': key } }),
+    () => fetch(`${base}/v1/consumer-cases/${caseId}`, { headers: { 'x-api-key': key } }),
+    () => post(base, key, '/graphql', { query: `query { consumerCase(id: "${caseId}") { id status tasks(first: 10) { edges { node { id title } } } } }` }),
+    () => fetch(`${base}/v1/tasks?limit=20&status=TODO`, { headers: { 'x-api-key': key } }),
+    () => post(base, key, '/v1/tasks', { title: 'Check the address', consumerCaseId: caseId }),
+  ];
+  const inFlight: Promise<void>[] = [];
+  const started = Date.now();
+  for (let i = 0; Date.now() < until; i++) {
+    const next = started + (i * 1000) / RATE_PER_SECOND;
+    if (next > Date.now()) await sleep(next - Date.now());
+    const request = requests[i % requests.length]!;
+    inFlight.push((async () => {
+      const t0 = performance.now();
+      const ok = await request().then(async (r) => { await r.arrayBuffer(); return r.status < 300; }, () => false);
+      samples.push({ ms: performance.now() - t0, ok });
+    })());
+  }
+  await Promise.all(inFlight);
+  return samples;
+}
+
+interface Attack {
+  name: string;
+  description: string;
+  run(until: number, answers: Record<string, number>, notes: string[]): Promise<void>;
+  /** Measures the well-behaved tenant's analysis or webhook latency during the phase. */
+  measure?: 'analysis' | 'webhook';
+}
+
+export async function runHostileBench(): Promise<HostileResult> {
+  const database = await startBenchDatabase();
+  const workDir = await mkdtemp(join(tmpdir(), 'bench-hostile-'));
+  const failing = await receiver(500, 2000);
+  let arrivals: Array<{ body: string; at: number }> = [];
+  const healthy = await receiver(200, 0, (body) => arrivals.push({ body, at: Date.now() }));
+  const db = createDatabase(database.url, 2);
+  const service = await startServiceProcess(database.url, workDir, {
+    // The receivers of this bench are on loopback.
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_DISPATCH_INTERVAL_MS: '250', WEBHOOK_TIMEOUT_MS: '3000',
+  });
+  try {
+    const polite = await db.organization.create({ data: { name: `polite-${randomUUID()}` } });
+    const attacker = await db.organization.create({ data: { name: `attacker-${randomUUID()}` } });
+    const politeKey = await createKey(db, polite.id, ALL_PERMISSIONS);
+    const attackerKey = await createKey(db, attacker.id, ALL_PERMISSIONS);
+    const screeningOnlyKey = await createKey(db, attacker.id, ['screening:read'] as Permission[]);
+    const { base } = service;
+    const port = Number(new URL(base).port);
+
+    // The well-behaved tenant: cases with tasks, and a webhook endpoint that answers at once.
+    const politeCase = await (await post(base, politeKey, '/v1/consumer-cases', { email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace' })).json() as { id: string };
+    for (let i = 0; i < 30; i++) await post(base, politeKey, '/v1/tasks', { title: `Task ${i}`, consumerCaseId: politeCase.id });
+    await post(base, politeKey, '/v1/webhook-endpoints', { url: healthy.url, eventTypes: ['consumer_case.created'] });
+    const politePdf = await uploadPrivate(base, politeKey, await textPdf([['Invoice 1001', 'Total due: 120.00 EUR']]), 'invoice.pdf');
+
+    // The attacker: a case with three tasks (the cyclic query), bombs, and an endpoint that fails slowly.
+    const attackerCase = await (await post(base, attackerKey, '/v1/consumer-cases', { email: 'eve@example.com', firstName: 'Eve', lastName: 'Mallory' })).json() as { id: string };
+    const attackerTasks: string[] = [];
+    for (let i = 0; i < 3; i++) attackerTasks.push(((await (await post(base, attackerKey, '/v1/tasks', { title: `T${i}`, consumerCaseId: attackerCase.id })).json()) as { id: string }).id);
+    const hugePage = await uploadPrivate(base, attackerKey, await hugePagePdf(), 'huge-page.pdf');
+    const inflating = await uploadPrivate(base, attackerKey, await inflatingPdf(500), 'inflating.pdf');
+    await post(base, attackerKey, '/v1/webhook-endpoints', { url: failing.url, eventTypes: ['*'] });
+
+    const attacks: Attack[] = [
+      { name: 'quiet', description: 'the well-behaved tenant alone', run: async (until) => { await sleep(Math.max(0, until - Date.now())); }, measure: 'analysis' },
+      {
+        name: 'cyclic nesting', description: 'task → case → tasks nested 16 and 30 deep, and screening → hits → screening with a screening:read key, 2 loops',
+        run: (until, answers) => attackLoops(2, until, answers, async (i = Math.random()) => {
+          const query = i < 0.4 ? cyclicTaskQuery(attackerTasks[0]!, 16) : i < 0.7 ? cyclicTaskQuery(attackerTasks[0]!, 30)
+            : `query { screenings(limit: 100) { items { ${'hits { screening { '.repeat(12)}id${' } }'.repeat(12)} } } }`;
+          return (await post(base, i >= 0.7 ? screeningOnlyKey : attackerKey, '/graphql', { query })).status;
+        }),
+      },
+      {
+        name: 'aliases', description: '1,000 aliased screenName, 20 aliased sendOnboardingEmail, 1,000 aliased auditEvents(limit: 100), 2 loops',
+        run: (until, answers) => attackLoops(2, until, answers, async (i = Math.random()) => {
+          const query = i < 0.34 ? `mutation { ${Array.from({ length: 1000 }, (_, n) => `s${n}: screenName(input: { name: "Ivan Petrov ${n}", kind: PERSON }) { id }`).join(' ')} }`
+            : i < 0.67 ? `mutation { ${Array.from({ length: 20 }, (_, n) => `e${n}: sendOnboardingEmail(input: { email: "victim${n}@example.com" }) { __typename }`).join(' ')} }`
+            : `query { ${Array.from({ length: 1000 }, (_, n) => `a${n}: auditEvents(limit: 100) { items { id } }`).join(' ')} }`;
+          return (await post(base, attackerKey, '/graphql', { query })).status;
+        }),
+      },
+      {
+        name: 'slow bodies', description: '20 POST /graphql bodies sent one byte a second with a valid key, reopened when closed',
+        run: (until, answers) => slowBodies(port, attackerKey, 20, until, answers),
+      },
+      {
+        name: 'analysis bombs', description: 'a 3000 × 3000 pt page and a PDF inflating to 500 MB, analysed in 3 loops; the well-behaved tenant analyses a one-page PDF',
+        measure: 'analysis',
+        run: (until, answers) => attackLoops(3, until, answers, async (i = Math.random()) =>
+          (await post(base, attackerKey, '/v1/document-analysis/analyze', { fileKey: i < 0.5 ? hugePage : inflating })).status),
+      },
+      {
+        name: 'webhook backlog', description: '1,500 of the attacker\'s events to an endpoint that answers 500 after 2 s; the well-behaved tenant\'s new case must still be delivered at once',
+        measure: 'webhook',
+        run: async (until, answers, notes) => {
+          // The backlog is written straight into the database (as a bulk import would), so that its events are there at once.
+          const inserted = await db.$executeRaw`INSERT INTO consumer_cases (id, organization_id, email, first_name, last_name, status, created_at, updated_at)
+            SELECT gen_random_uuid(), ${attacker.id}::uuid, 'bulk' || n || '@example.com', 'Bulk', 'Import', 'PENDING', now(), now() FROM generate_series(1, 1500) AS n`;
+          notes.push(`${inserted} attacker cases inserted (each emits consumer_case.created)`);
+          answers['cases inserted'] = inserted;
+          await sleep(Math.max(0, until - Date.now()));
+        },
+      },
+      {
+        name: 'wrong keys', description: 'random well-formed keys from 4 loops',
+        run: (until, answers) => attackLoops(4, until, answers, async () =>
+          (await fetch(`${base}/v1/consumer-cases`, { headers: { 'x-api-key': `cpk_${randomBytes(32).toString('base64url')}` } })).status),
+      },
+    ];
+    attacks.push({
+      name: 'all at once', description: 'every attack above together',
+      measure: 'analysis',
+      run: (until, answers, notes) => Promise.all(attacks.slice(1).filter((a) => a.name !== 'webhook backlog').map((a) => a.run(until, answers, notes))).then(() => {}),
+    });
+
+    const phases: PhaseResult[] = [];
+    const cpuBefore = await cpuSeconds(service.pid);
+    for (const attack of attacks) {
+      const answers: Record<string, number> = {};
+      const notes: string[] = [];
+      const until = Date.now() + PHASE_SECONDS * 1000;
+      const running = attack.run(until, answers, notes);
+      // Let the attack take hold before the measured traffic starts.
+      await sleep(1500);
+      const traffic = politeTraffic(base, politeKey, politeCase.id, until);
+      let analysisMs: number | undefined;
+      let webhookMs: number | undefined;
+      if (attack.measure === 'analysis') {
+        await sleep(3000);
+        const t0 = performance.now();
+        const answer = await post(base, politeKey, '/v1/document-analysis/analyze', { fileKey: politePdf });
+        analysisMs = performance.now() - t0;
+        if (answer.status !== 200) notes.push(`the well-behaved analysis answered ${answer.status}`);
+      }
+      if (attack.measure === 'webhook') {
+        await sleep(5000);
+        arrivals = [];
+        const sent = Date.now();
+        const created = await (await post(base, politeKey, '/v1/consumer-cases', { email: 'grace@example.com', firstName: 'Grace', lastName: 'Hopper' })).json() as { id: string };
+        while (!arrivals.some((a) => a.body.includes(created.id)) && Date.now() < sent + 120_000) await sleep(50);
+        const arrival = arrivals.find((a) => a.body.includes(created.id));
+        webhookMs = arrival ? arrival.at - sent : undefined;
+        if (!arrival) notes.push('the well-behaved webhook did not arrive within 120 s');
+        const pending = await db.$queryRaw<Array<{ count: bigint }>>`SELECT count(*) FROM webhook_deliveries WHERE organization_id = ${attacker.id}::uuid AND status = 'PENDING'`.catch(() => [{ count: -1n }]);
+        notes.push(`attacker deliveries still pending when the well-behaved one arrived: ${pending[0]?.count ?? '?'}`);
+      }
+      const samples = await traffic;
+      await running;
+      const sorted = samples.map((s) => s.ms).sort((a, b) => a - b);
+      phases.push({
+        name: attack.name, description: attack.description, requests: samples.length, failures: samples.filter((s) => !s.ok).length,
+        p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? 0,
+        attackAnswers: answers, analysisMs, webhookMs, notes, loadAverage: loadavg()[0]!,
+      });
+      console.log(`${attack.name}: p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, ${JSON.stringify(answers)}`);
+      // Let queued work drain between phases, so each phase is judged on its own attack.
+      await sleep(3000);
+    }
+    return {
+      database: database.description, phases,
+      serverCpuSeconds: (await cpuSeconds(service.pid)) - cpuBefore, serverPeakMB: await peakMemoryMB(service.pid),
+    };
+  } finally {
+    await service.stop();
+    await db.$disconnect();
+    await failing.close();
+    await healthy.close();
+    await database.stop();
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+/** The report: the well-behaved tenant's latency per phase against its quiet value (target: p99 under 2x). */
+export function hostileSection(result: HostileResult) {
+  const quiet = result.phases[0]!;
+  const rows = result.phases.map((phase) => {
+    const ratio = phase.p99 / quiet.p99;
+    const verdict = phase === quiet ? '' : ratio < 2 && phase.failures === 0 ? 'met' : '**missed**';
+    return `| ${phase.name} | ${phase.requests} | ${phase.failures} | ${phase.p50.toFixed(1)} | ${phase.p99.toFixed(1)} | ${phase.max.toFixed(0)} | ${phase === quiet ? '1.00' : ratio.toFixed(2)} ${verdict} | ${phase.analysisMs === undefined ? '' : phase.analysisMs.toFixed(0)} | ${phase.webhookMs === undefined ? '' : phase.webhookMs.toFixed(0)} | ${phase.loadAverage.toFixed(2)} |`;
+  });
+  const answers = result.phases.slice(1).map((phase) =>
+    `- **${phase.name}** (${phase.description}): ${Object.entries(phase.attackAnswers).map(([status, count]) => `${status} × ${count}`).join(', ') || 'nothing answered'}${phase.notes.length ? `. ${phase.notes.join('; ')}` : ''}`);
+  return `## Hostile tenant beside a well-behaved one
+
+The service as \`npm start\` runs it (production mode, default limits), over ${result.database}.
+Each phase runs one attack for ${PHASE_SECONDS} s from an authenticated attacker organization while a
+well-behaved organization sends ${RATE_PER_SECOND} requests a second (open loop: REST list, REST by id,
+a GraphQL case with its tasks, a task list, a task create), and, where shown, analyses a one-page
+PDF or waits for its own webhook. Target: the well-behaved p99 stays under 2x its quiet value, with
+no failed request.
+
+| Phase | Requests | Failed | p50 ms | p99 ms | max ms | p99 / quiet | Own analysis ms | Own webhook ms | Load avg |
+|---|---|---|---|---|---|---|---|---|---|
+${rows.join('\n')}
+
+What the attacker got back:
+
+${answers.join('\n')}
+
+Service CPU over the whole run: ${result.serverCpuSeconds.toFixed(1)} s; peak resident set ${result.serverPeakMB.toFixed(0)} MB
+(the analysis workers are separate processes and not counted here).
+`;
+}
