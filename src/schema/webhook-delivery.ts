@@ -4,6 +4,7 @@ import type { TenantDatabase } from '../db/tenant.ts';
 import * as rules from '../domain/validation.ts';
 import { conflict } from '../errors.ts';
 import { WebhookDeliveryStatus } from '../generated/prisma/enums.ts';
+import { KEPT_RESPONSE_CHARACTERS } from '../webhooks/post-webhook.ts';
 import { Event } from './event.ts';
 import { findOr404 } from './find-or-404.ts';
 import { listOf, NEWEST_FIRST, pageArgs, pageOf } from './pagination.ts';
@@ -21,8 +22,12 @@ const WebhookDeliveryAttempt = builder.prismaObject('WebhookDeliveryAttempt', {
     startedAt: t.expose('startedAt', { type: 'DateTime' }),
     durationMs: t.exposeInt('durationMs'),
     responseStatus: t.exposeInt('responseStatus', { nullable: true, description: 'Null when no answer came (network error, timeout).' }),
-    responseBody: t.exposeString('responseBody', { nullable: true, description: 'The first 1000 characters of the answer.' }),
-    error: t.exposeString('error', { nullable: true, description: 'Why no answer came.' }),
+    responseBody: t.exposeString('responseBody', {
+      nullable: true, description: `The first ${KEPT_RESPONSE_CHARACTERS} characters of the answer; null when none came (nothing is sent to a refused address).`,
+    }),
+    error: t.exposeString('error', {
+      nullable: true, description: 'Why no answer came: a network error, a timeout, or "not sent: …" for a refused address (loopback, private networks).',
+    }),
   }),
 });
 

@@ -1,12 +1,19 @@
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
 import { type JobQueue, scheduleJob } from '../jobs/queue.ts';
-import { attemptDelivery, DELIVERY_QUEUE, type DeliverySettings, dispatchDeliveries, failLostDeliveries } from './delivery-worker.ts';
+import { attemptDelivery, type DeliverySettings, failLostDeliveries } from './delivery-worker.ts';
+import { DELIVERY_QUEUE, type DeliveryJob, dispatchDeliveries } from './dispatch.ts';
 import { emitOverdueTasks } from './overdue-tasks.ts';
 
 const OVERDUE_QUEUE = 'task-overdue-sweep';
 const RETENTION_QUEUE = 'event-retention';
 const LOST_DELIVERY_QUEUE = 'webhook-lost-delivery-sweep';
+/**
+ * Deliveries each instance attempts at once. Fairness does not depend on it
+ * (see dispatchDeliveries): an organization's attempts are capped and ranked
+ * across instances, so another's wait for a worker is about one delivery.
+ */
+const WORKERS = 4;
 /** A queued delivery whose job is gone this long after queueing is taken as lost. */
 const LOST_AFTER_MS = 10 * 60_000;
 
@@ -18,16 +25,17 @@ interface Options extends DeliverySettings {
 }
 
 /**
- * Webhook delivery on this instance: a dispatcher that polls for planned
- * deliveries and queues them, the delivery worker, the overdue-task sweep and
- * the retention clean-up. Returns the dispatcher's stop.
+ * Webhook delivery on this instance: a dispatcher that polls for due
+ * deliveries and queues their attempts fairly across organizations, the
+ * delivery workers, the overdue-task sweep and the retention clean-up.
+ * Returns the dispatcher's stop.
  */
 export async function attachWebhooks(queue: JobQueue, { db, logger, dispatchIntervalMs, retentionDays, ...settings }: Options) {
   await queue.createQueue(DELIVERY_QUEUE);
   // A few deliveries at once, so one slow receiver does not hold up the others.
-  for (let worker = 0; worker < 4; worker += 1) {
-    await queue.process<{ deliveryId: string }>(DELIVERY_QUEUE, { pollingIntervalSeconds: 0.5 }, async (job, signal) => {
-      await attemptDelivery(job.data.deliveryId, db, settings, logger, signal);
+  for (let worker = 0; worker < WORKERS; worker += 1) {
+    await queue.process<DeliveryJob>(DELIVERY_QUEUE, { pollingIntervalSeconds: 0.5 }, async (job, signal) => {
+      await attemptDelivery({ deliveryId: job.data.deliveryId, jobId: job.id }, db, settings, logger, signal);
     });
   }
   await scheduleJob(queue, OVERDUE_QUEUE, '* * * * *', async () => {

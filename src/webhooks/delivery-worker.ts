@@ -1,11 +1,10 @@
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
 import type { JobQueue } from '../jobs/queue.ts';
+import { DELIVERY_QUEUE } from './dispatch.ts';
 import { eventBody } from './event-body.ts';
 import { postWebhook } from './post-webhook.ts';
 import { signatureHeader } from './signature.ts';
-
-export const DELIVERY_QUEUE = 'webhook-delivery';
 
 export interface DeliverySettings {
   maxAttempts: number;
@@ -14,42 +13,26 @@ export interface DeliverySettings {
   allowPrivateNetworks: boolean;
 }
 
-interface DeliveryJob {
-  deliveryId: string;
+/** The gap before attempt `number + 1`: from retryDelaySeconds, doubling, with jitter (1-2x, then 2-4x, ...). */
+export function retryDelayMs(number: number, retryDelaySeconds: number) {
+  return retryDelaySeconds * 1000 * 2 ** Math.min(16, number - 1) * (1 + Math.random());
 }
 
 /**
- * Hands deliveries the triggers planned to the job queue. The job id is the
- * delivery id, so instances polling at once (or a crash between sending and
- * marking) never queue one delivery twice.
+ * One attempt of one delivery, by the job the dispatcher queued for it: sign,
+ * post, record, and either finish the delivery or set when its next attempt
+ * is due (the dispatcher queues that one; waiting, it holds no job). Delivery
+ * is at least once: receivers deduplicate on Webhook-Id (the event id).
  */
-export async function dispatchDeliveries(queue: JobQueue, db: Database, settings: DeliverySettings) {
-  // Across organizations by design (the platform's own work): only ids leave this query.
-  const due = await db.webhookDelivery.findMany({ where: { enqueuedAt: null }, select: { id: true }, orderBy: { createdAt: 'asc' }, take: 200 });
-  if (!due.length) return 0;
-  await queue.insert(due.map(({ id }) => ({
-    id, name: DELIVERY_QUEUE, data: { deliveryId: id } satisfies DeliveryJob,
-    // Our own attempt count decides when to stop; the queue only spaces the retries.
-    retryLimit: settings.maxAttempts, retryDelay: settings.retryDelaySeconds, retryBackoff: true,
-    // A worker that died mid-attempt gives its job back after this.
-    expireInSeconds: Math.ceil(settings.timeoutMs / 1000) + 50,
-  })));
-  await db.webhookDelivery.updateMany({ where: { id: { in: due.map((d) => d.id) } }, data: { enqueuedAt: new Date() } });
-  return due.length;
-}
-
-/**
- * One attempt of one delivery: sign, post, record. A failed attempt throws so
- * that the queue retries it with exponential backoff, until the delivery has
- * had its attempts. Delivery is at least once: receivers deduplicate on
- * Webhook-Id (the event id).
- */
-export async function attemptDelivery(deliveryId: string, db: Database, settings: DeliverySettings, logger: Logger, signal?: AbortSignal) {
+export async function attemptDelivery(
+  { deliveryId, jobId }: { deliveryId: string; jobId: string }, db: Database, settings: DeliverySettings, logger: Logger, signal?: AbortSignal,
+) {
   // The platform's own work, not a tenant's request: attempts are written by the app's role only.
   const delivery = await db.webhookDelivery.findUnique({ where: { id: deliveryId }, include: { endpoint: true, event: true } });
-  if (!delivery || delivery.status !== 'PENDING') return;
+  // Only the delivery's current job attempts it: one of a cancelled, deleted or finished delivery does nothing.
+  if (!delivery || delivery.status !== 'PENDING' || delivery.jobId !== jobId) return;
   if (!delivery.endpoint.enabled) {
-    await db.webhookDelivery.update({ where: { id: deliveryId }, data: { status: 'CANCELLED' } });
+    await db.webhookDelivery.updateMany({ where: { id: deliveryId, status: 'PENDING' }, data: { status: 'CANCELLED' } });
     return;
   }
   const number = delivery.attemptCount + 1;
@@ -67,6 +50,7 @@ export async function attemptDelivery(deliveryId: string, db: Database, settings
   if (signal?.aborted) return;
   const succeeded = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
   const final = succeeded || number >= settings.maxAttempts;
+  const current = { id: deliveryId, jobId };
   await db.$transaction([
     db.webhookDeliveryAttempt.create({
       data: {
@@ -74,18 +58,16 @@ export async function attemptDelivery(deliveryId: string, db: Database, settings
         responseStatus: outcome.status, responseBody: outcome.body, error: outcome.error,
       },
     }),
-    db.webhookDelivery.update({
-      where: { id: deliveryId },
-      data: {
-        attemptCount: number, lastAttemptAt: startedAt,
-        status: succeeded ? 'SUCCEEDED' : final ? 'FAILED' : 'PENDING', deliveredAt: succeeded ? new Date() : null,
-      },
+    db.webhookDelivery.updateMany({ where: current, data: { attemptCount: number, lastAttemptAt: startedAt } }),
+    // Cancelled meanwhile (its endpoint disabled): it stays cancelled.
+    db.webhookDelivery.updateMany({
+      where: { ...current, status: 'PENDING' },
+      data: final
+        ? { status: succeeded ? 'SUCCEEDED' : 'FAILED', deliveredAt: succeeded ? new Date() : null }
+        : { enqueuedAt: null, jobId: null, nextAttemptAt: new Date(Date.now() + retryDelayMs(number, settings.retryDelaySeconds)) },
     }),
   ]);
-  if (!final) {
-    throw new Error(`webhook attempt ${number} failed: ${outcome.error ?? `HTTP ${outcome.status}`}`);
-  }
-  if (!succeeded) logger.warn({ deliveryId, endpointId: delivery.endpointId, attempts: number }, 'webhook delivery failed after its last attempt');
+  if (final && !succeeded) logger.warn({ deliveryId, endpointId: delivery.endpointId, attempts: number }, 'webhook delivery failed after its last attempt');
 }
 
 /**
@@ -99,7 +81,7 @@ export async function failLostDeliveries(queue: JobQueue, db: Database, enqueued
   const lost = await db.$queryRawUnsafe<Array<{ id: string; organization_id: string; attempt_count: number }>>(
     `SELECT d.id::text, d.organization_id::text, d.attempt_count FROM webhook_deliveries d
       WHERE d.status = 'PENDING' AND d.enqueued_at < $1
-        AND NOT EXISTS (SELECT 1 FROM "${queue.schemaName}".job j WHERE j.name = $2 AND j.id = d.id AND j.state < 'completed')`,
+        AND NOT EXISTS (SELECT 1 FROM "${queue.schemaName}".job j WHERE j.name = $2 AND j.id = d.job_id AND j.state < 'completed')`,
     enqueuedBefore, DELIVERY_QUEUE,
   );
   const now = new Date();

@@ -1,21 +1,28 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { guardedLookup } from './target-guard.ts';
+import { guardedLookup, refusedTarget } from './target-guard.ts';
 
 export interface WebhookResponse {
   status: number | null;
-  /** The first characters of the response, for the delivery log. */
+  /** The first characters of the response, for the delivery log (null when nothing was sent). */
   body: string | null;
   error: string | null;
   durationMs: number;
 }
 
-const KEPT_RESPONSE_CHARACTERS = 1000;
+/**
+ * What the delivery log keeps of an answer: enough for a receiver's error
+ * message, too little to make webhooks a way to read other services' pages.
+ */
+export const KEPT_RESPONSE_CHARACTERS = 200;
 
 /**
  * One POST of a signed payload. Never throws: any outcome (status, network
- * error, timeout) is a result to record. Redirects are not followed (a 3xx
- * is a failed attempt), so a receiver cannot bounce requests elsewhere.
+ * error, timeout, refused target) is a result to record. Redirects are not
+ * followed (a 3xx is a failed attempt), so a receiver cannot bounce requests
+ * elsewhere. Unless private networks are allowed, the address connected to is
+ * public whatever the URL's host form: literals are checked before
+ * connecting, names as they resolve (guardedLookup).
  */
 export function postWebhook(
   url: string,
@@ -26,6 +33,8 @@ export function postWebhook(
   const started = performance.now();
   const target = new URL(url);
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  const refused = refusedTarget(target, options.allowPrivateNetworks);
+  if (refused) return Promise.resolve({ status: null, body: null, error: refused, durationMs: 0 });
   return new Promise((resolve) => {
     let settled = false;
     const finish = (result: Omit<WebhookResponse, 'durationMs'>) => {
@@ -37,6 +46,8 @@ export function postWebhook(
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body).toString() },
       lookup: guardedLookup(options.allowPrivateNetworks),
+      // A connection of its own: never a kept-alive socket that another send's checks let through.
+      agent: false,
     }, (response) => {
       const chunks: Buffer[] = [];
       let kept = 0;

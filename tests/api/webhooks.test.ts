@@ -268,7 +268,7 @@ describe('deliveries whose job was lost', () => {
     const long = new Date(Date.now() - 3_600_000);
     const pending = async (id: string) => {
       await service.db.webhookDeliveryAttempt.deleteMany({ where: { deliveryId: id } });
-      await service.db.webhookDelivery.update({ where: { id }, data: { status: 'PENDING', enqueuedAt: long, attemptCount: 0, deliveredAt: null, lastAttemptAt: null } });
+      await service.db.webhookDelivery.update({ where: { id }, data: { status: 'PENDING', enqueuedAt: long, jobId: id, attemptCount: 0, deliveredAt: null, lastAttemptAt: null } });
     };
     await pending(lost!.id);
     await pending(kept!.id);

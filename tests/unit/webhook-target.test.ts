@@ -19,6 +19,9 @@ describe('webhook endpoint URLs (SSRF guard)', () => {
     ['https://[::ffff:127.0.0.1]/hook', 'url: must be a public address, not loopback or a private network'],
     ['https://[fd00::1]/hook', 'url: must be a public address, not loopback or a private network'],
     ['https://0.0.0.0/hook', 'url: must be a public address, not loopback or a private network'],
+    ['https://2130706433/hook', 'url: must be a public address, not loopback or a private network'],
+    ['https://0x7f.1/hook', 'url: must be a public address, not loopback or a private network'],
+    ['https://[::ffff:a9fe:a9fe]/hook', 'url: must be a public address, not loopback or a private network'],
     ['file:///etc/passwd', 'url: must be an absolute http(s) URL'],
     ['/relative', 'url: must be an absolute http(s) URL'],
   ])('refuses %s in production', (url, message) => {
@@ -32,19 +35,29 @@ describe('webhook endpoint URLs (SSRF guard)', () => {
     expect(isPublicAddress('8.8.8.8')).toBe(true);
     expect(isPublicAddress('2606:4700::1111')).toBe(true);
     expect(isPublicAddress('100.64.0.1')).toBe(false);
+    // IPv6 forms that carry an IPv4 address are judged by it.
+    expect(isPublicAddress('::ffff:808:808')).toBe(true);
+    for (const carried of ['::ffff:7f00:1', '::ffff:127.0.0.1', '::ffff:a9fe:a9fe', '::7f00:1', '64:ff9b::a00:1', '2002:7f00:1::1']) {
+      expect(isPublicAddress(carried), carried).toBe(false);
+    }
   });
 });
 
 describe('posting a webhook', () => {
   let server: Server;
   let port = 0;
+  /** Every request the server got, by path. */
+  const received: string[] = [];
   beforeAll(async () => {
     server = createServer((request, response) => {
+      received.push(request.url ?? '');
       if (request.url === '/slow') return; // never answers
       if (request.url === '/redirect') return response.writeHead(302, { location: 'http://169.254.169.254/' }).end();
+      if (request.url === '/long') return response.writeHead(500).end(`internal status page ${'x'.repeat(5000)}`);
       response.writeHead(204).end();
     });
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    // Every loopback address, IPv4 and IPv6 (dual stack): whatever form a URL gives, a connection would arrive.
+    await new Promise<void>((done) => server.listen(0, '::', done));
     port = (server.address() as AddressInfo).port;
   });
   afterAll(() => {
@@ -54,8 +67,40 @@ describe('posting a webhook', () => {
 
   it('refuses names that resolve to private addresses when sending (DNS is checked at connect time)', async () => {
     const result = await postWebhook(`http://localhost:${port}/`, '{}', {}, { timeoutMs: 2000, allowPrivateNetworks: false });
-    expect(result).toMatchObject({ status: null, error: 'localhost resolves to no public address' });
+    expect(result).toMatchObject({
+      status: null, body: null, error: 'not sent: localhost resolves to no public address (loopback, private and reserved networks are refused)',
+    });
     expect((await postWebhook(`http://localhost:${port}/`, '{}', {}, { timeoutMs: 2000, allowPrivateNetworks: true })).status).toBe(204);
+  });
+
+  // Host forms of loopback that reach this server (each is checked below where private networks are allowed).
+  const loopbackForms = (p: number) => [
+    `http://127.0.0.1:${p}/literal`, `http://2130706433:${p}/decimal`, `http://0x7f.1:${p}/hex`, `http://017700000001:${p}/octal`, `http://127.1:${p}/short`,
+    `http://0.0.0.0:${p}/any`, `http://[::1]:${p}/ipv6`, `http://[::ffff:127.0.0.1]:${p}/mapped`, `http://[::]:${p}/ipv6-any`,
+  ];
+
+  it('refuses IP literals of private addresses in every host form before connecting: the target receives nothing', async () => {
+    received.length = 0;
+    for (const url of [...loopbackForms(port), `http://169.254.169.254:${port}/metadata`, `http://[fe80::1]:${port}/link-local`, `http://10.0.0.1:${port}/private`]) {
+      const result = await postWebhook(url, '{}', {}, { timeoutMs: 2000, allowPrivateNetworks: false });
+      expect(result, url).toMatchObject({ status: null, body: null });
+      expect(result.error, url).toMatch(/^not sent: \S+ is not a public address \(loopback, private and reserved networks are refused\)$/);
+    }
+    expect(received).toEqual([]);
+    // The same forms do reach the server where private networks are allowed: the refusal above is the guard's, not the network's.
+    for (const url of loopbackForms(port)) {
+      expect((await postWebhook(url, '{}', {}, { timeoutMs: 2000, allowPrivateNetworks: true })).status, url).toBe(204);
+    }
+    expect(received).toHaveLength(loopbackForms(port).length);
+  });
+
+  it('keeps only the first characters of an answer for the delivery log', async () => {
+    const result = await postWebhook(`http://127.0.0.1:${port}/long`, '{}', {}, { timeoutMs: 2000, allowPrivateNetworks: true });
+    expect(result.status).toBe(500);
+    // Enough for a receiver's error message; not a way to read another service's pages.
+    expect(result.body!.length).toBeGreaterThanOrEqual(100);
+    expect(result.body!.length).toBeLessThanOrEqual(200);
+    expect(`internal status page ${'x'.repeat(5000)}`.startsWith(result.body!)).toBe(true);
   });
 
   it('bounds the exchange and does not follow redirects', async () => {
