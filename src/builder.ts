@@ -9,6 +9,7 @@ import { forbidden, invalidInput } from './errors.ts';
 import type PrismaTypes from './generated/pothos-types.ts';
 import { getDatamodel } from './generated/pothos-types.ts';
 import { formatIssues } from './domain/validation.ts';
+import { PAGE_ITEMS } from './schema/cost.ts';
 
 /** The permission named by the first failed `permission` scope, if any. */
 function missingPermission(failure: AuthFailure): string | null {
@@ -59,6 +60,8 @@ export const builder = new SchemaBuilder<BuilderTypes>({
   relay: {
     clientMutationId: 'omit',
     cursorType: 'String',
+    // A connection field counts its page size (src/http/operation-cost.ts).
+    edgesFieldOptions: { extensions: PAGE_ITEMS },
   },
   validation: {
     validationError: (result) => invalidInput(formatIssues(result.issues)),

@@ -94,6 +94,26 @@ const EnvSchema = z.object({
   /** Requests per window for all keys of one organization together; 0: no limit. */
   RATE_LIMIT_PER_ORGANIZATION: z.coerce.number().int().min(0).default(1200),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  /** A request counts one rate-limit point per this much GraphQL cost (at least one); see docs/api-limits.md. */
+  RATE_LIMIT_COST_PER_POINT: z.coerce.number().int().min(1).default(1000),
+  /** Largest GraphQL document, in tokens (names, punctuation, values). */
+  GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(5000),
+  /** Deepest nesting of fields in a GraphQL operation (fragments add no level). */
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).default(12),
+  /** Most aliases in a GraphQL operation. */
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(30),
+  /** Most fields in a GraphQL operation, counted as often as fragments repeat them. */
+  GRAPHQL_MAX_FIELDS: z.coerce.number().int().min(10).default(2000),
+  /** Highest estimated cost of a GraphQL operation: records it can return plus the work of expensive fields. */
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(10_000),
+  /** Browser origins allowed to call /graphql cross-origin (comma-separated, e.g. https://app.example.com); unset: none. */
+  CORS_ORIGINS: z
+    .string()
+    .optional()
+    .transform((value) => (value ?? '').split(',').map((origin) => origin.trim()).filter(Boolean))
+    .refine((origins) => origins.every((origin) => URL.canParse(origin) && new URL(origin).origin === origin), {
+      message: 'must be origins such as https://app.example.com (scheme, host and port only), comma-separated',
+    }),
   /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** At shutdown, how long running jobs may finish before they are handed back to the queue. */

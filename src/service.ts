@@ -9,6 +9,7 @@ import { answerClientError, createApp } from './http/app.ts';
 import { attachIdempotencyCleanup } from './http/idempotency.ts';
 import { attachRateLimitCleanup } from './http/rate-limit.ts';
 import { createGraphQLServer } from './http/yoga.ts';
+import { operationLimits } from './http/operation-limits.ts';
 import { schema } from './schema/index.ts';
 import { createLogger } from './logger.ts';
 import { FileService } from './files/file-service.ts';
@@ -119,6 +120,7 @@ export async function startService(config: Config, logger = createLogger(config.
   });
   const graphql = createGraphQLServer({
     schema, db, sessions, files, analysis, watchlists, screening, onboarding, logger, webhooks: { allowPrivateNetworks: webhookSettings.allowPrivateNetworks },
+    limits: operationLimits(config), corsOrigins: config.CORS_ORIGINS,
   });
   const app = createApp({
     graphql, schema, db, sessions, logger, store: storage.store, onboarding, queue, metricsToken: config.METRICS_TOKEN,

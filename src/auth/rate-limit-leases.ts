@@ -12,11 +12,20 @@ export interface LimitUse {
   admitted: boolean;
 }
 
+/** Adds `take` to one shared counter (`key:<id>` or `org:<id>`) of a window and answers its new count. */
+export type TakeFromCounter = (bucket: string, window: Date, take: number) => Promise<number>;
+
 /** The request's place in the current window, per limit that is on (src/http/rate-limit.ts renders it). */
 export interface RequestCounts {
   windowStart: Date;
   key?: LimitUse;
   organization?: LimitUse;
+  /**
+   * Counts `points` more for this request (an expensive GraphQL operation's
+   * points beyond the one counted at authentication, src/http/operation-limits.ts)
+   * and answers its place after them.
+   */
+  charge?(points: number, take: TakeFromCounter): Promise<RequestCounts>;
 }
 
 /** How many requests to add to each shared counter with this request's authentication (0: none). */
@@ -89,6 +98,7 @@ export class RateLimitLeases {
       const counts: RequestCounts = { windowStart: window };
       if (this.limits.perKey > 0) counts.key = this.#settle(`key:${ids.key}`, this.limits.perKey, window.getTime(), key, totals.key);
       if (this.limits.perOrganization > 0) counts.organization = this.#settle(`org:${ids.organization}`, this.limits.perOrganization, window.getTime(), organization, totals.organization);
+      counts.charge = (points, take) => this.#charge(ids, window, points, take);
       return counts;
     };
     return { takes, settle };
@@ -135,6 +145,45 @@ export class RateLimitLeases {
     // Used: every take seen on the counter, less what this instance holds unused.
     const used = admitted ? Math.min(limit, lease.total - (lease.granted - lease.admitted)) : Math.max(limit + 1, lease.total);
     return { limit, used, admitted };
+  }
+
+  /** Counts `points` more in each limit's counter of the request's window (see chargeCounter). */
+  async #charge(ids: { key: string; organization: string }, window: Date, points: number, take: TakeFromCounter): Promise<RequestCounts> {
+    const counts: RequestCounts = { windowStart: window };
+    const [key, organization] = await Promise.all([
+      this.limits.perKey > 0 ? this.#chargeCounter(`key:${ids.key}`, this.limits.perKey, window, points, take) : undefined,
+      this.limits.perOrganization > 0 ? this.#chargeCounter(`org:${ids.organization}`, this.limits.perOrganization, window, points, take) : undefined,
+    ]);
+    if (key) counts.key = key;
+    if (organization) counts.organization = organization;
+    counts.charge = (more, takeMore) => this.#charge(ids, window, more, takeMore);
+    return counts;
+  }
+
+  /**
+   * Uses what this instance holds unused of the counter first (no write);
+   * the rest is taken from the shared counter, so the limit holds across
+   * instances. Points taken past the limit stay counted (the request is
+   * refused; counters only grow within a window).
+   */
+  async #chargeCounter(bucket: string, limit: number, window: Date, points: number, take: TakeFromCounter): Promise<LimitUse> {
+    const lease = this.#current(bucket, window.getTime());
+    const held = lease ? lease.granted - lease.admitted : 0;
+    if (lease && held >= points) {
+      lease.admitted += points;
+      return { limit, used: Math.min(limit, lease.total - (lease.granted - lease.admitted)), admitted: true };
+    }
+    const needed = points - held;
+    if (lease) lease.admitted = lease.granted;
+    const total = await take(bucket, window, needed);
+    const within = Math.max(0, Math.min(needed, limit - (total - needed)));
+    if (lease) {
+      lease.granted += within;
+      lease.admitted += within;
+      lease.total = Math.max(lease.total, total);
+    }
+    if (within < needed) return { limit, used: Math.max(limit + 1, total), admitted: false };
+    return { limit, used: Math.min(limit, lease ? lease.total - (lease.granted - lease.admitted) : total), admitted: true };
   }
 
   #current(bucket: string, windowStart: number): Lease | undefined {

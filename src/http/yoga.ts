@@ -15,6 +15,8 @@ import { unauthenticated } from '../errors.ts';
 import { useIdempotency } from './idempotency.ts';
 import { useSharedReadTransaction } from './read-transaction.ts';
 import { useInputChecks } from './input-errors.ts';
+import { type OperationLimits, useOperationLimits } from './operation-limits.ts';
+import { offlineGraphiQL } from './graphiql-page.ts';
 import { createMaskError } from './mask-error.ts';
 import { currentRequestId } from './request-scope.ts';
 
@@ -38,6 +40,17 @@ query RecentConsumerCases {
 }
 `;
 
+const GRAPHIQL = { title: 'Compliance platform GraphQL', defaultQuery: DEFAULT_QUERY, headers: '{"X-API-Key": ""}' };
+
+/** What an allowed origin may send and read (its own origin is set per request). */
+const CORS = {
+  credentials: false,
+  methods: ['GET', 'POST'],
+  allowedHeaders: ['Content-Type', 'Accept', 'X-API-Key', 'X-User-Id', 'X-Request-Id', 'Idempotency-Key'],
+  exposedHeaders: ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'Idempotent-Replayed'],
+  maxAge: 600,
+};
+
 /**
  * The GraphQL pipeline. REST requests run through it too (rest/adapter.ts),
  * so authentication, organization scoping and error masking happen once.
@@ -54,13 +67,24 @@ export function createGraphQLServer(options: {
   onboarding: OnboardingService;
   webhooks: Context['webhooks'];
   logger: Logger;
+  /** Depth, aliases, cost ... of one operation (src/http/operation-limits.ts). */
+  limits: OperationLimits;
+  /** Browser origins allowed to call /graphql cross-origin (CORS_ORIGINS); same-origin pages need none. */
+  corsOrigins: readonly string[];
 }): GraphQLServer {
-  const { schema, db, sessions, files, analysis, watchlists, screening, onboarding, webhooks, logger } = options;
+  const { schema, db, sessions, files, analysis, watchlists, screening, onboarding, webhooks, logger, limits, corsOrigins } = options;
+  const graphiql = offlineGraphiQL(GRAPHIQL);
   return createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    graphiql: { title: 'Compliance platform GraphQL', defaultQuery: DEFAULT_QUERY, headers: '{"X-API-Key": ""}' },
+    graphiql: GRAPHIQL,
+    renderGraphiQL: graphiql.render,
+    // Keys travel in a header, never cookies: no credentials, and only configured origins get CORS headers.
+    cors: (request) => {
+      const origin = request.headers.get('origin');
+      return origin && corsOrigins.includes(origin) ? { ...CORS, origin: [origin] } : false;
+    },
     logging: {
       debug: (...args) => logger.debug(args.map(String).join(' ')),
       info: (...args) => logger.info(args.map(String).join(' ')),
@@ -72,7 +96,10 @@ export function createGraphQLServer(options: {
     },
     maskedErrors: { maskError: createMaskError(schema, logger) },
     plugins: [
+      graphiql.plugin,
       useInputChecks(),
+      // Before idempotency: a refused operation claims no Idempotency-Key.
+      useOperationLimits(limits, db),
       useIdempotency(db, logger),
       useSharedReadTransaction(),
       {

@@ -10,6 +10,7 @@ import { PartyKind, PartyRole } from '../generated/prisma/enums.ts';
 import { BusinessCase, requireBusinessCase } from './business-case.ts';
 import { ConsumerCase, requireConsumerCase } from './consumer-case.ts';
 import { findOr404 } from './find-or-404.ts';
+import { costs, listOfAtMost, OWNERSHIP } from './cost.ts';
 import { listOf, pageArgs, pageOf } from './pagination.ts';
 
 const PartyKindEnum = builder.enumType(PartyKind, { name: 'PartyKind' });
@@ -51,12 +52,13 @@ export const BusinessParty = builder.prismaObject('BusinessParty', {
     }),
     owns: t.field({
       type: [PartyHolding],
+      extensions: listOfAtMost(10),
       description: 'Shares this party holds in company parties of the case.',
       select: (_args, _context, nestedSelection) => ({ holdings: nestedSelection({ select: { ownedId: true } }) }),
       // The nested selection holds what the client asked of each holding (plus ownedId); the types only know ownedId.
       resolve: (party) => party.holdings.filter((h) => h.ownedId !== null) as never,
     }),
-    owners: t.relation('owners', { description: 'Holders of this company party\'s shares.' }),
+    owners: t.relation('owners', { description: 'Holders of this company party\'s shares.', extensions: listOfAtMost(10) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -70,7 +72,7 @@ const requireParty = (db: TenantDatabase, businessCaseId: string, id: string) =>
   );
 
 builder.prismaObjectField(BusinessCase, 'parties', (t) =>
-  t.relation('parties', { description: 'Parties in the order entered.', query: () => ({ orderBy: ENTERED_FIRST }) }),
+  t.relation('parties', { description: 'Parties in the order entered.', extensions: listOfAtMost(25), query: () => ({ orderBy: ENTERED_FIRST }) }),
 );
 
 // ----- ownership view -----
@@ -184,6 +186,7 @@ builder.prismaObjectFields(BusinessCase, (t) => ({
     type: Ownership,
     description: 'Ownership graph, effective shares, beneficial owners and control persons.',
     args: ownershipArgs,
+    extensions: costs(OWNERSHIP),
     select: { id: true },
     resolve: (row, { threshold }, { db }) => ownershipOf(db, row.id, threshold ?? 25),
   }),
@@ -220,6 +223,7 @@ builder.queryFields((t) => ({
     type: Ownership,
     description: 'The ownership structure of a business case with its computed beneficial owners.',
     authScopes: { permission: 'business_cases:read' },
+    extensions: costs(OWNERSHIP),
     args: { businessCaseId: t.arg.id({ required: true }), ...ownershipArgs },
     resolve: async (_root, { businessCaseId, threshold }, { db }) => {
       await requireBusinessCase(db, businessCaseId);

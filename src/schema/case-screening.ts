@@ -5,6 +5,10 @@ import { businessCaseSubjects, consumerCaseSubject } from '../screening/subjects
 import { requireBusinessCase } from './business-case.ts';
 import { requireConsumerCase } from './consumer-case.ts';
 import { Screening } from './screening.ts';
+import { costs, listOfAtMost, RISK_ASSESSMENT, SCREENING } from './cost.ts';
+
+/** Parties a business case is taken to have when its screening is costed (the case itself is one more). */
+const TYPICAL_PARTIES = 5;
 
 interface CaseScreening {
   screeningIds: string[];
@@ -15,6 +19,7 @@ const CaseScreeningRef = builder.objectRef<CaseScreening>('CaseScreening').imple
   fields: (t) => ({
     screenings: t.prismaField({
       type: [Screening],
+      extensions: listOfAtMost(1 + TYPICAL_PARTIES),
       resolve: async (query, parent, _args, context) => {
         const rows = await context.db.screening.findMany({ ...query, where: { id: { in: parent.screeningIds } } });
         return parent.screeningIds.map((id) => rows.find((row) => row.id === id)!);
@@ -28,6 +33,7 @@ builder.mutationFields((t) => ({
     type: CaseScreeningRef,
     description: 'Screens the person of a consumer case (name, date of birth, nationality), records the screening and re-assesses the case\'s risk.',
     authScopes: { permission: 'screening:write' },
+    extensions: costs(SCREENING + RISK_ASSESSMENT),
     args: { id: t.arg.id({ required: true }), userId: t.arg.string({ required: false, validate: rules.userId.nullish() }) },
     resolve: async (_root, { id, userId }, { db, apiKey, screening }) => {
       await requireConsumerCase(db, id);
@@ -42,6 +48,8 @@ builder.mutationFields((t) => ({
     type: CaseScreeningRef,
     description: 'Screens a business (legal and trading name, jurisdiction, registration and tax numbers) and, by default, each of its parties; then re-assesses the case\'s risk.',
     authScopes: { permission: 'screening:write' },
+    // One screening per party: the number of parties is not known before it runs.
+    extensions: costs((args) => SCREENING * (args.includeParties === false ? 1 : 1 + TYPICAL_PARTIES) + RISK_ASSESSMENT),
     args: {
       id: t.arg.id({ required: true }),
       includeParties: t.arg.boolean({ required: false, defaultValue: true, description: 'Also screen every party (owners, directors ...). Default true.' }),

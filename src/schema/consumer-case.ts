@@ -9,6 +9,7 @@ import { textSearch } from '../db/text-search.ts';
 import { jsonColumn } from '../db/json-column.ts';
 import { AddressInput, AddressRef } from './address.ts';
 import { findOr404 } from './find-or-404.ts';
+import { listOfAtMost } from './cost.ts';
 import { listOf, NEWEST_FIRST, pageArgs, pageOf } from './pagination.ts';
 
 export const ConsumerCaseStatusEnum = builder.enumType(ConsumerCaseStatus, {
@@ -38,6 +39,7 @@ export const ConsumerCase = builder.prismaObject('ConsumerCase', {
       query: () => ({ orderBy: NEWEST_FIRST }),
     }),
     onboardingInvitations: t.relation('onboardingInvitations', {
+      extensions: listOfAtMost(10),
       description: 'Onboarding invitations sent for this case, newest first; at most one is usable.',
       query: { orderBy: { createdAt: 'desc' } },
     }),

@@ -6,6 +6,7 @@ import { AnalysisKind, AnalysisStatus } from '../generated/prisma/enums.ts';
 import type { IdentityResult, MrzCheck } from '../analysis/identity.ts';
 import type { FormField, MergedCell, TableView } from '../analysis/views.ts';
 import { StoredFile } from './file.ts';
+import { costs, listOfAtMost, OCR } from './cost.ts';
 import { findOr404 } from './find-or-404.ts';
 import { NEWEST_FIRST } from './pagination.ts';
 
@@ -117,6 +118,7 @@ builder.prismaObjectField(StoredFile, 'analyses', (t) =>
   t.relation('analyses', {
     description: 'Extraction runs over this file, newest first.',
     authScopes: { permission: 'document_analysis:read' },
+    extensions: listOfAtMost(10),
     query: () => ({ orderBy: NEWEST_FIRST }),
   }),
 );
@@ -147,7 +149,7 @@ builder.queryFields((t) => ({
     description: 'Extracts the text of a stored file now (recorded as a TEXT analysis).',
     authScopes: { permission: 'document_analysis:write' },
     // A query that records what it did: it writes, so no read-only transaction (src/http/read-transaction.ts).
-    extensions: { writes: true },
+    extensions: { writes: true, ...costs(OCR) },
     args: { fileKey: t.arg.string({ required: true, validate: fileKey }) },
     resolve: analyzeNow('TEXT'),
   }),
@@ -158,6 +160,7 @@ builder.mutationFields((t) => ({
     type: DocumentAnalysis,
     description: 'Extracts text and layout of a stored file now.',
     authScopes: { permission: 'document_analysis:write' },
+    extensions: costs(OCR),
     args: { fileKey: t.arg.string({ required: true, validate: fileKey }) },
     resolve: analyzeNow('TEXT'),
   }),
@@ -165,6 +168,7 @@ builder.mutationFields((t) => ({
     type: DocumentAnalysis,
     description: 'Reads the identity fields of a passport or ID card (from its MRZ) now.',
     authScopes: { permission: 'document_analysis:write' },
+    extensions: costs(OCR),
     args: { fileKey: t.arg.string({ required: true, validate: fileKey }) },
     resolve: analyzeNow('IDENTITY'),
   }),
@@ -173,6 +177,8 @@ builder.mutationFields((t) => ({
     description:
       'Queues a detailed analysis. With wait (default) it returns once the job is done (or the wait times out, status QUEUED/RUNNING); without, at once.',
     authScopes: { permission: 'document_analysis:write' },
+    // Queued or not, the engine runs over the file.
+    extensions: costs(OCR),
     args: {
       fileKey: t.arg.string({ required: true, validate: fileKey }),
       wait: t.arg.boolean({ required: false, defaultValue: true }),

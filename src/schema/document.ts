@@ -7,6 +7,7 @@ import * as rules from '../domain/validation.ts';
 import { DocumentStatus, DocumentType } from '../generated/prisma/enums.ts';
 import { BusinessCase, requireBusinessCase } from './business-case.ts';
 import { ConsumerCase, requireConsumerCase } from './consumer-case.ts';
+import { costs, OBJECT_STORE } from './cost.ts';
 import { StoredFile } from './file.ts';
 import { findOr404 } from './find-or-404.ts';
 import { listOf, NEWEST_FIRST, pageArgs, pageOf } from './pagination.ts';
@@ -170,6 +171,7 @@ builder.mutationFields((t) => ({
     description:
       'Deletes the record and returns it as it was. Its file is deleted too when no other document uses it, unless keepFile is true.',
     authScopes: { permission: 'documents:write' },
+    extensions: costs(OBJECT_STORE),
     args: {
       id: t.arg.id({ required: true }),
       keepFile: t.arg.boolean({ required: false, defaultValue: false }),

@@ -6,6 +6,7 @@ import * as rules from '../domain/validation.ts';
 import { gone } from '../errors.ts';
 import { ALL_EVENTS, EVENT_TYPES, isEventTypeOrAll } from '../webhooks/event-types.ts';
 import { findOr404 } from './find-or-404.ts';
+import { PAGE_ITEMS } from './cost.ts';
 import { MAX_PAGE_SIZE } from './pagination.ts';
 
 export const Event = builder.prismaObject('Event', {
@@ -32,7 +33,7 @@ interface EventPage {
 const EventFeed = builder.objectRef<EventPage>('EventFeed').implement({
   description: 'Events in the order they happened, after a cursor. Poll with `after: next` to follow the feed.',
   fields: (t) => ({
-    items: t.field({ type: [Event], resolve: (page) => page.items as never }),
+    items: t.field({ type: [Event], extensions: PAGE_ITEMS, resolve: (page) => page.items as never }),
     next: t.exposeID('next', { nullable: true, description: 'Pass as `after` to continue; null when the feed is empty.' }),
     hasMore: t.exposeBoolean('hasMore', { description: 'More events are ready now (otherwise poll again later).' }),
   }),

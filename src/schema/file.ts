@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { builder } from '../builder.ts';
 import type { FileUpload } from '../files/file-service.ts';
 import { FileVisibility } from '../generated/prisma/enums.ts';
+import { costs, OBJECT_STORE } from './cost.ts';
 
 builder.addScalarType('Upload', GraphQLUpload, {});
 
@@ -69,6 +70,7 @@ builder.mutationFields((t) => ({
     type: StoredFile,
     description: 'Stores a file readable by anyone with its `url` (multipart request spec, variable `file`).',
     authScopes: { permission: 'files:write' },
+    extensions: costs(OBJECT_STORE),
     args: { file: t.arg({ type: 'Upload', required: true }) },
     resolve: (_query, _root, { file }, { db, files, apiKey }) =>
       files.upload(db, apiKey.organizationId, 'PUBLIC', file as Promise<FileUpload>),
@@ -77,6 +79,7 @@ builder.mutationFields((t) => ({
     type: StoredFile,
     description: 'Stores a file readable only through signed URLs.',
     authScopes: { permission: 'files:write' },
+    extensions: costs(OBJECT_STORE),
     args: { file: t.arg({ type: 'Upload', required: true }) },
     resolve: (_query, _root, { file }, { db, files, apiKey }) =>
       files.upload(db, apiKey.organizationId, 'PRIVATE', file as Promise<FileUpload>),
@@ -85,6 +88,7 @@ builder.mutationFields((t) => ({
     type: DeletedFile,
     description: 'Deletes a file and the document records that refer to it.',
     authScopes: { permission: 'files:write' },
+    extensions: costs(OBJECT_STORE),
     args: { key: t.arg.string({ required: true, validate: fileKey }) },
     resolve: async (_root, { key }, { db, files, apiKey }) => {
       const { deletedDocuments } = await files.delete(db, apiKey.organizationId, key);

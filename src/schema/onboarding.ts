@@ -8,6 +8,7 @@ import { onboardingState } from '../onboarding/invitation-state.ts';
 import { hashOnboardingToken, isOnboardingTokenShape } from '../onboarding/token.ts';
 import { DocumentTypeEnum } from './document.ts';
 import { SHOWN_ONCE } from './shown-once.ts';
+import { costs, EMAIL } from './cost.ts';
 
 const OnboardingStateEnum = builder.enumType('OnboardingState', {
   description: 'INVITED: email sent; OPENED: the person loaded the form; SUBMITTED: done (the link is closed); EXPIRED: not submitted in time; REVOKED: replaced by a newer invitation of the same case.',
@@ -138,6 +139,7 @@ builder.mutationFields((t) => ({
     type: SendOnboardingEmailResult,
     description: 'Emails a person a link to the onboarding page and puts their consumer case (created, or found by email) in INVITED. Earlier open links of that case stop working. When the mail server refuses, the answer is BAD_GATEWAY (502) and nothing is created.',
     authScopes: { permission: 'consumer_cases:write' },
+    extensions: costs(EMAIL),
     args: { input: t.arg({ type: SendOnboardingEmailInput, required: true }) },
     resolve: (_root, { input }, { apiKey, onboarding }) => onboarding.invite(apiKey.organizationId, input, input.userId ?? apiKey.name),
   }),

@@ -1,6 +1,7 @@
 import type { ObjectRef } from '@pothos/core';
 import { z } from 'zod';
 import { builder, type Types } from '../builder.ts';
+import { PAGE_ITEMS } from './cost.ts';
 
 export const MAX_PAGE_SIZE = 100;
 
@@ -62,7 +63,7 @@ export function listOf<Item>(name: string, item: ObjectRef<Types, Item>, descrip
   return builder.objectRef<ListResult<Item>>(name).implement({
     description,
     fields: (t) => ({
-      items: t.field({ type: [item], resolve: (list) => list.items }),
+      items: t.field({ type: [item], extensions: PAGE_ITEMS, resolve: (list) => list.items }),
       meta: t.field({ type: ListMeta, resolve: (list) => list }),
     }),
   });

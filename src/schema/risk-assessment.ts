@@ -8,6 +8,7 @@ import { assessCase } from '../risk/case-assessment.ts';
 import type { RiskFactor } from '../risk/types.ts';
 import { BusinessCase, requireBusinessCase } from './business-case.ts';
 import { ConsumerCase, requireConsumerCase } from './consumer-case.ts';
+import { costs, RISK_ASSESSMENT } from './cost.ts';
 import { findOr404 } from './find-or-404.ts';
 import { listOf, NEWEST_FIRST, pageArgs, pageOf } from './pagination.ts';
 
@@ -147,6 +148,7 @@ builder.mutationFields((t) => ({
     type: RiskAssessment,
     description: 'Assesses a consumer case from its latest screening, nationality and documents; opens EDD tasks when required.',
     authScopes: { permission: 'risk:write' },
+    extensions: costs(RISK_ASSESSMENT),
     args: { id: t.arg.id({ required: true }), userId: t.arg.string({ required: false, validate: rules.userId.nullish() }) },
     resolve: async (query, _root, { id, userId }, { db, apiKey }) => {
       await requireConsumerCase(db, id);
@@ -158,6 +160,7 @@ builder.mutationFields((t) => ({
     type: RiskAssessment,
     description: 'Assesses a business case from the latest screenings of it and its parties, countries, industry, ownership and documents; opens EDD tasks when required.',
     authScopes: { permission: 'risk:write' },
+    extensions: costs(RISK_ASSESSMENT),
     args: { id: t.arg.id({ required: true }), userId: t.arg.string({ required: false, validate: rules.userId.nullish() }) },
     resolve: async (query, _root, { id, userId }, { db, apiKey }) => {
       await requireBusinessCase(db, id);

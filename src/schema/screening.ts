@@ -11,6 +11,8 @@ import { AdverseMediaFinding } from './adverse-media-finding.ts';
 import { ScreeningHit } from './screening-hit.ts';
 import { requireBusinessCase } from './business-case.ts';
 import { requireConsumerCase } from './consumer-case.ts';
+import { costs, listOfAtMost, SCREENING } from './cost.ts';
+import { MAX_HITS } from '../screening/screening-service.ts';
 
 const ScreeningTargetEnum = builder.enumType(ScreeningTarget, { name: 'ScreeningTarget', description: 'What was screened: a name on its own, a case, or a party of a business case.' });
 export const ScreeningSubjectKindEnum = builder.enumType(ScreeningSubjectKind, { name: 'ScreeningSubjectKind' });
@@ -51,8 +53,9 @@ export const Screening = builder.prismaObject('Screening', {
     mediaStatus: t.expose('mediaStatus', { type: MediaCheckStatusEnum, description: 'Whether adverse media was searched.' }),
     mediaError: t.exposeString('mediaError', { nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    hits: t.relation('hits', { description: 'Strongest first.', query: () => ({ orderBy: [{ score: 'desc' }, { id: 'asc' }] }) }),
-    mediaFindings: t.relation('mediaFindings', { type: AdverseMediaFinding, description: 'Adverse media about the subject, most relevant first.', query: () => ({ orderBy: [{ relevance: 'desc' }, { id: 'asc' }] }) }),
+    hits: t.relation('hits', { description: 'Strongest first.', extensions: listOfAtMost(MAX_HITS), query: () => ({ orderBy: [{ score: 'desc' }, { id: 'asc' }] }) }),
+    // At most 20 findings are kept per screening (src/screening/media/screen-media.ts).
+    mediaFindings: t.relation('mediaFindings', { type: AdverseMediaFinding, description: 'Adverse media about the subject, most relevant first.', extensions: listOfAtMost(20), query: () => ({ orderBy: [{ relevance: 'desc' }, { id: 'asc' }] }) }),
   }),
 });
 
@@ -138,6 +141,7 @@ builder.mutationFields((t) => ({
     type: Screening,
     description: 'Screens a person or organization against the current watchlists and records the screening with its hits.',
     authScopes: { permission: 'screening:write' },
+    extensions: costs(SCREENING),
     args: { input: t.arg({ type: AdHocScreeningInput, required: true }) },
     resolve: async (query, _root, { input }, { db, apiKey, screening }) => {
       const id = await screening.screen(

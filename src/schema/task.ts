@@ -9,6 +9,7 @@ import { TaskPriority, TaskStatus } from '../generated/prisma/enums.ts';
 import { BusinessCase, requireBusinessCase } from './business-case.ts';
 import { ConsumerCase, requireConsumerCase } from './consumer-case.ts';
 import { findOr404 } from './find-or-404.ts';
+import { listOfAtMost } from './cost.ts';
 import { listOf, NEWEST_FIRST, pageArgs, pageOf } from './pagination.ts';
 
 export const TaskPriorityEnum = builder.enumType(TaskPriority, { name: 'TaskPriority' });
@@ -36,7 +37,7 @@ export const Task = builder.prismaObject('Task', {
     consumerCaseId: t.exposeID('consumerCaseId', { nullable: true }),
     businessCase: t.relation('businessCase', { type: BusinessCase, nullable: true, authScopes: { permission: 'business_cases:read' } }),
     consumerCase: t.relation('consumerCase', { type: ConsumerCase, nullable: true, authScopes: { permission: 'consumer_cases:read' } }),
-    assignees: t.relation('assignees', { query: { orderBy: [{ assignedAt: 'asc' }, { userId: 'asc' }] } }),
+    assignees: t.relation('assignees', { extensions: listOfAtMost(10), query: { orderBy: [{ assignedAt: 'asc' }, { userId: 'asc' }] } }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),

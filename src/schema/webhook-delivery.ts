@@ -6,6 +6,7 @@ import { conflict } from '../errors.ts';
 import { WebhookDeliveryStatus } from '../generated/prisma/enums.ts';
 import { KEPT_RESPONSE_CHARACTERS } from '../webhooks/post-webhook.ts';
 import { Event } from './event.ts';
+import { costs, listOfAtMost, OUTSIDE_CALL } from './cost.ts';
 import { findOr404 } from './find-or-404.ts';
 import { listOf, NEWEST_FIRST, pageArgs, pageOf } from './pagination.ts';
 import { requireWebhookEndpoint, WebhookEndpoint } from './webhook-endpoint.ts';
@@ -46,7 +47,8 @@ export const WebhookDelivery = builder.prismaObject('WebhookDelivery', {
     deliveredAt: t.expose('deliveredAt', { type: 'DateTime', nullable: true }),
     replayOfId: t.exposeID('replayOfId', { nullable: true, description: 'The delivery this one replays.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    attempts: t.relation('attempts', { query: { orderBy: { number: 'asc' } } }),
+    // At most WEBHOOK_MAX_ATTEMPTS (20 at most).
+    attempts: t.relation('attempts', { extensions: listOfAtMost(20), query: { orderBy: { number: 'asc' } } }),
   }),
 });
 
@@ -101,6 +103,7 @@ builder.mutationFields((t) => ({
     type: WebhookDelivery,
     description: 'Sends a delivery\'s event to its endpoint again, as a new delivery (same event id, so receivers can deduplicate).',
     authScopes: { permission: 'webhooks:write' },
+    extensions: costs(OUTSIDE_CALL),
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, { id }, { db, apiKey }) => {
       const original = await requireDelivery(db, id);

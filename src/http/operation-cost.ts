@@ -1,0 +1,61 @@
+import {
+  type GraphQLField,
+  type GraphQLNamedType,
+  getNamedType,
+  getNullableType,
+  isListType,
+  isObjectType,
+} from 'graphql';
+import type { ComplexityEstimator } from 'graphql-query-complexity';
+import type { CostArgs, CostExtensions } from '../schema/cost.ts';
+import { MAX_PAGE_SIZE } from '../schema/pagination.ts';
+
+// Connections keep @pothos/plugin-relay's page sizes (20 unless `first` or `last` asks, at most 100).
+const CONNECTION_DEFAULT_SIZE = 20;
+const CONNECTION_MAX_SIZE = 100;
+/** What a list of records without paging arguments or a declared size is taken to hold. */
+export const UNDECLARED_LIST_SIZE = 100;
+/** Every mutation field writes (the row, its audit record and events, webhook deliveries). */
+export const WRITE_COST = 10;
+
+/** A database record (a Prisma model object): each one returned costs 1. */
+export const isRecord = (type: GraphQLNamedType) => isObjectType(type) && Boolean(type.extensions?.pothosPrismaModel);
+
+const own = (field: GraphQLField<unknown, unknown>) => (field.extensions ?? {}) as CostExtensions;
+
+/** The page a paged field reads: its `limit`, `first` or `last` (else their default), capped at the field's maximum; undefined for other fields. */
+export function pageSize(field: GraphQLField<unknown, unknown>, args: CostArgs): number | undefined {
+  const names = new Set(field.args.map((arg) => arg.name));
+  if (names.has('limit')) {
+    const given = typeof args.limit === 'number' ? args.limit : field.args.find((arg) => arg.name === 'limit')?.defaultValue;
+    return Math.min(typeof given === 'number' ? given : MAX_PAGE_SIZE, MAX_PAGE_SIZE);
+  }
+  if (names.has('first') || names.has('last')) {
+    const options = (field.extensions?.pothosOptions ?? {}) as { defaultSize?: unknown; maxSize?: unknown };
+    const max = typeof options.maxSize === 'number' ? options.maxSize : CONNECTION_MAX_SIZE;
+    const given = [args.first, args.last, options.defaultSize].find((value) => typeof value === 'number') as number | undefined;
+    return Math.min(given ?? CONNECTION_DEFAULT_SIZE, max);
+  }
+  return undefined;
+}
+
+/** How many times a field's selection runs per parent: its page size, its list size, or 1. */
+function multiplier(field: GraphQLField<unknown, unknown>, args: CostArgs): number {
+  const page = pageSize(field, args);
+  if (page !== undefined) return page;
+  return isListType(getNullableType(field.type)) ? own(field).listSize ?? UNDECLARED_LIST_SIZE : 1;
+}
+
+/**
+ * The cost of one field, for graphql-query-complexity: the work it declares
+ * (a screening, OCR, an email...), plus, for each record it can return (page
+ * and list sizes multiplying along the path), 1 for the record and the cost
+ * of what is selected below it. Leaves and value objects add nothing of their own.
+ */
+export const estimateFieldCost: ComplexityEstimator = ({ field, args, childComplexity, type }) => {
+  const declared = own(field).cost;
+  const work = typeof declared === 'function' ? declared(args) : declared ?? 0;
+  const write = type.name === 'Mutation' ? WRITE_COST : 0;
+  const unit = isRecord(getNamedType(field.type)) ? 1 : 0;
+  return work + write + multiplier(field, args) * (unit + childComplexity);
+};

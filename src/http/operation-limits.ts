@@ -1,0 +1,186 @@
+import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
+import { type DocumentNode, type ExecutionResult, GraphQLError, type GraphQLSchema, Lexer, Source, TokenKind, validate } from 'graphql';
+import { getComplexity } from 'graphql-query-complexity';
+import type { Plugin } from 'graphql-yoga';
+import type { Config } from '../config.ts';
+import type { Context } from '../context.ts';
+import type { Database } from '../db/client.ts';
+import { AppError } from '../errors.ts';
+import { estimateFieldCost } from './operation-cost.ts';
+import { showRateLimit } from './rate-limit.ts';
+import { type RefusedField, refusedFields } from './selection-permissions.ts';
+import type { ServerContext } from './yoga.ts';
+
+/** The limits of one GraphQL operation (src/config.ts GRAPHQL_MAX_*) and how cost turns into rate-limit points. */
+export interface OperationLimits {
+  maxTokens: number;
+  maxDepth: number;
+  maxAliases: number;
+  maxFields: number;
+  maxCost: number;
+  costPerPoint: number;
+  /** The rate-limit window, for the 429's message. */
+  windowSeconds: number;
+}
+
+type LimitName = 'tokens' | 'depth' | 'aliases' | 'fields' | 'cost';
+
+const SETTINGS: Record<LimitName, string> = {
+  tokens: 'GRAPHQL_MAX_TOKENS',
+  depth: 'GRAPHQL_MAX_DEPTH',
+  aliases: 'GRAPHQL_MAX_ALIASES',
+  fields: 'GRAPHQL_MAX_FIELDS',
+  cost: 'GRAPHQL_MAX_COST',
+};
+
+/** A 400 naming the limit, its setting and what was measured (also as `extensions.limit`). */
+export class OperationLimitError extends AppError {
+  constructor(name: LimitName, maximum: number, found: number | string) {
+    super('BAD_REQUEST', `Query too large: ${name === 'cost' ? 'estimated cost' : name} ${found} exceeds the limit of ${maximum} (${SETTINGS[name]}); see docs/api-limits.md`);
+    this.extensions.limit = { name, maximum, found };
+  }
+}
+
+/** The rate-limit points of an operation of this cost: one per `costPerPoint`, at least one. */
+export const pointsFor = (cost: number, costPerPoint: number) => Math.max(1, Math.ceil(cost / costPerPoint));
+
+/**
+ * The document's tokens when there are more than `max` (the whole document is
+ * counted then, to say how many), else undefined. Syntax errors stop the
+ * count: the parser reports them.
+ */
+function countTokens(source: string, max: number): number | undefined {
+  const lexer = new Lexer(new Source(source));
+  let count = 0;
+  try {
+    while (lexer.advance().kind !== TokenKind.EOF) count += 1;
+  } catch {
+    // A syntax error: counted up to it.
+  }
+  return count > max ? count : undefined;
+}
+
+const FOUND = /limit of \d+ exceeded, found (\d+)/;
+
+// Parsed documents are cached and reused (yoga's parser cache, REST's saved operations): each is measured once.
+const shapeProblems = new WeakMap<DocumentNode, OperationLimitError | null>();
+
+/** Depth and aliases (graphql-armor's rules, fragments counted where they are spread), before validation. */
+export function shapeProblem(schema: GraphQLSchema, document: DocumentNode, limits: OperationLimits): OperationLimitError | null {
+  let problem = shapeProblems.get(document);
+  if (problem === undefined) {
+    const refused: OperationLimitError[] = [];
+    const onReject = (name: 'depth' | 'aliases', maximum: number) => [(_context: unknown, error: GraphQLError) => {
+      refused.push(new OperationLimitError(name, maximum, Number(FOUND.exec(error.message)?.[1] ?? NaN)));
+    }];
+    validate(schema, document, [
+      maxDepthRule({ n: limits.maxDepth, flattenFragments: true, propagateOnRejection: false, onReject: onReject('depth', limits.maxDepth) }),
+      maxAliasesRule({ n: limits.maxAliases, propagateOnRejection: false, onReject: onReject('aliases', limits.maxAliases) }),
+    ]);
+    problem = refused[0] ?? null;
+    shapeProblems.set(document, problem);
+  }
+  return problem;
+}
+
+/** graphql-query-complexity's refusal of an operation with more fields than maxQueryNodes. */
+const TOO_MANY_NODES = 'Query exceeds the maximum allowed number of nodes.';
+
+/**
+ * What an operation costs (graphql-query-complexity walks the fields it
+ * would run: fragments expanded, @skip/@include applied, variables coerced),
+ * or a 400 past the field limit. Undefined when its variables do not coerce:
+ * execution then refuses it before any resolver runs.
+ */
+export function operationCost(args: { schema: GraphQLSchema; document: DocumentNode; operationName?: string | null; variableValues?: unknown }, limits: OperationLimits) {
+  try {
+    return getComplexity({
+      schema: args.schema,
+      query: args.document,
+      operationName: args.operationName ?? undefined,
+      variables: (args.variableValues ?? {}) as Record<string, unknown>,
+      estimators: [estimateFieldCost],
+      maxQueryNodes: limits.maxFields,
+    });
+  } catch (error) {
+    if (error instanceof GraphQLError && error.message === TOO_MANY_NODES) throw new OperationLimitError('fields', limits.maxFields, `over ${limits.maxFields}`);
+    if (error instanceof GraphQLError) return undefined;
+    throw error;
+  }
+}
+
+/** Most refused fields named in one answer. */
+const MAX_REFUSALS = 10;
+
+/** A 403 for a selected field the key may not run, at its place in the answer. */
+function refusal({ path, permission }: RefusedField) {
+  const message = `Forbidden: this API key lacks the permission ${permission}`;
+  return new AppError('FORBIDDEN', message, new GraphQLError(message, { path }));
+}
+
+/**
+ * Limits every GraphQL operation (REST routes run through here too) before
+ * any resolver runs: the document's size in tokens before parsing, its depth
+ * and aliases before validation, and, before execution, its field count,
+ * the permissions of every selected field (a 403 naming each missing one,
+ * src/http/selection-permissions.ts) and its estimated cost
+ * (src/http/operation-cost.ts). An operation within the limits counts
+ * its rate-limit points beyond the first (counted at authentication) in the
+ * shared counters, and its answer reports `extensions.cost`.
+ */
+export function useOperationLimits(limits: OperationLimits, db: Database): Plugin<ServerContext & Context> {
+  const takeFromCounter = async (bucket: string, window: Date, take: number) => {
+    const [row] = await db.$queryRaw<Array<{ count: number }>>`SELECT count_rate_limit_take(${bucket}, ${window}, ${take}) AS count`;
+    return row!.count;
+  };
+  return {
+    onParams({ params, setResult }) {
+      // Counted before parsing (a parse error would be answered 200 to application/json callers).
+      if (typeof params.query !== 'string') return;
+      const tokens = countTokens(params.query, limits.maxTokens);
+      if (tokens !== undefined) setResult({ errors: [new OperationLimitError('tokens', limits.maxTokens, tokens)] });
+    },
+    onValidate({ params }) {
+      // Thrown rather than reported: a validation error would keep status 200 for application/json.
+      const problem = shapeProblem(params.schema, params.documentAST, limits);
+      if (problem) throw problem;
+    },
+    async onExecute({ args, setResultAndStopExecution }) {
+      const context = args.contextValue as ServerContext & Context;
+      const cost = operationCost(args, limits);
+      const refused = cost === undefined ? undefined : refusedFields(args, context.apiKey.permissions);
+      if (cost === undefined || refused === undefined) return;
+      if (refused.length) return setResultAndStopExecution({ errors: refused.slice(0, MAX_REFUSALS).map(refusal) });
+      if (cost > limits.maxCost) throw new OperationLimitError('cost', limits.maxCost, cost);
+      const points = pointsFor(cost, limits.costPerPoint);
+      const koa = context.koa;
+      const counts = koa?.state.requestCounts;
+      if (counts?.charge && points > 1) {
+        koa.state.requestCounts = await counts.charge(points - 1, takeFromCounter);
+        showRateLimit(koa, koa.state.requestCounts, limits.windowSeconds);
+      }
+      const report = { requested: cost, limit: limits.maxCost, rateLimitPoints: points };
+      return {
+        onExecuteDone({ result, setResult }) {
+          if (Symbol.asyncIterator in result) return;
+          const single = result as ExecutionResult;
+          setResult({ ...single, extensions: { ...single.extensions, cost: report } });
+        },
+      };
+    },
+  };
+}
+
+/** The limits as configured (src/config.ts). */
+export function operationLimits(config: Config): OperationLimits {
+  return {
+    maxTokens: config.GRAPHQL_MAX_TOKENS,
+    maxDepth: config.GRAPHQL_MAX_DEPTH,
+    maxAliases: config.GRAPHQL_MAX_ALIASES,
+    maxFields: config.GRAPHQL_MAX_FIELDS,
+    maxCost: config.GRAPHQL_MAX_COST,
+    costPerPoint: config.RATE_LIMIT_COST_PER_POINT,
+    windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+  };
+}

@@ -1,0 +1,110 @@
+// The GraphQL operation limits against the schema itself: every saved
+// operation (graphql/operations, which the REST routes run) passes them at
+// its largest page sizes, the cost model multiplies along the path as
+// documented, and every list of records declares how large it can get.
+import { getNamedType, getNullableType, isListType, isObjectType, Lexer, parse, print, Source, TokenKind } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { ALL_PERMISSIONS, type Permission } from '../../src/auth/permissions.ts';
+import { loadConfig } from '../../src/config.ts';
+import { isRecord, pageSize, UNDECLARED_LIST_SIZE } from '../../src/http/operation-cost.ts';
+import { OperationLimitError, operationCost, operationLimits, pointsFor, shapeProblem } from '../../src/http/operation-limits.ts';
+import { refusedFields } from '../../src/http/selection-permissions.ts';
+import type { CostExtensions } from '../../src/schema/cost.ts';
+import { schema } from '../../src/schema/index.ts';
+import { largestVariables, savedOperations } from '../helpers/saved-operations.ts';
+
+const limits = operationLimits(loadConfig({}));
+const everything = new Set(ALL_PERMISSIONS);
+
+function tokens(text: string) {
+  const lexer = new Lexer(new Source(text));
+  let count = 0;
+  while (lexer.advance().kind !== TokenKind.EOF) count += 1;
+  return count;
+}
+
+const cost = (query: string, variables: Record<string, unknown> = {}) => operationCost({ schema, document: parse(query), variableValues: variables }, limits);
+const refused = (query: string, held: ReadonlySet<Permission>) => refusedFields({ schema, document: parse(query) }, held);
+
+describe('saved operations', () => {
+  it('finds the saved operations', () => {
+    expect(savedOperations.length).toBeGreaterThan(60);
+  });
+
+  it.each(savedOperations.map((op) => [op.name, op] as const))('%s passes every limit at its largest page sizes', (_name, op) => {
+    expect(tokens(print(op.document))).toBeLessThanOrEqual(limits.maxTokens);
+    expect(shapeProblem(schema, op.document, limits)).toBeNull();
+    const args = { schema, document: op.document, operationName: op.name, variableValues: largestVariables(schema, op.operation) };
+    expect(refusedFields(args, everything), 'its variables coerce and a key with every permission runs it').toEqual([]);
+    expect(operationCost(args, limits)).toBeLessThanOrEqual(limits.maxCost);
+  });
+});
+
+describe('the cost model', () => {
+  it('costs one per record, page sizes multiplying along the path', () => {
+    // 10 tasks (the default page), each with its case (1) and up to 20 notes (a connection's default page).
+    expect(cost('{ tasks { items { id consumerCase { id notes { edges { node { id } } } } } meta { total } } }')).toBe(10 * (1 + 1 + 20));
+    expect(cost('query ($n: Int) { tasks(limit: $n) { items { id } } }', { n: 100 })).toBe(100);
+    // Scalars and value objects add nothing; a list of records without paging counts its declared size (25 hits).
+    expect(cost('{ screening(id: "x") { id name listVersions { sourceId } hits { id } } }')).toBe(1 + 25);
+  });
+
+  it('adds the declared work of expensive fields and a write per mutation field', () => {
+    expect(cost('mutation { screenName(input: { name: "A", kind: PERSON }) { id } }')).toBe(1000 + 10 + 1);
+    expect(cost('mutation { screenBusinessCase(id: "x", includeParties: false) { screenings { id } } }')).toBe(1000 + 50 + 10 + 6);
+    expect(cost('mutation { screenBusinessCase(id: "x") { screenings { id } } }')).toBe(6 * 1000 + 50 + 10 + 6);
+  });
+
+  it('skips what @skip and @include leave out', () => {
+    expect(cost('query ($all: Boolean!) { tasks(limit: 100) { items { id assignees @include(if: $all) { userId } } } }', { all: false })).toBe(100);
+    expect(cost('query ($all: Boolean!) { tasks(limit: 100) { items { id assignees @include(if: $all) { userId } } } }', { all: true })).toBe(100 * (1 + 10));
+  });
+
+  it('turns cost into rate-limit points: one per 1000, at least one', () => {
+    expect([0, 1, 1000, 1001, 7100].map((cost) => pointsFor(cost, 1000))).toEqual([1, 1, 1, 2, 8]);
+  });
+
+  it('declares a size for every list of records without paging arguments, or looks through a page', () => {
+    const undeclared = Object.values(schema.getTypeMap())
+      .filter(isObjectType)
+      .filter((type) => !type.name.startsWith('__'))
+      .flatMap((type) => Object.values(type.getFields()).map((field) => ({ type, field })))
+      .filter(({ field }) => isListType(getNullableType(field.type)) && pageSize(field, {}) === undefined)
+      .filter(({ field }) => {
+        const item = getNamedType(field.type);
+        // Lists of records, and of edges (whose node is a record).
+        return isRecord(item) || (isObjectType(item) && 'node' in item.getFields());
+      })
+      .filter(({ field }) => (field.extensions as CostExtensions).listSize === undefined)
+      .map(({ type, field }) => `${type.name}.${field.name}`);
+    expect(undeclared, `each would count as ${UNDECLARED_LIST_SIZE} items`).toEqual([]);
+  });
+});
+
+describe('permissions of the selection', () => {
+  it('finds every field the key may not run, below the root and in fragments, with its place in the answer', () => {
+    const tasksWrite = new Set<Permission>(['tasks:write']);
+    expect(refused('mutation { createTask(input: { title: "x" }) { id notes { edges { node { id } } } } }', tasksWrite)).toEqual([{ path: ['createTask', 'notes'], permission: 'notes:read' }]);
+    expect(refused('mutation { t: createTask(input: { title: "x" }) { ...T } } fragment T on Task { ... on Task { consumerCase { id } } }', tasksWrite))
+      .toEqual([{ path: ['t', 'consumerCase'], permission: 'consumer_cases:read' }]);
+    expect(refused('mutation { createTask(input: { title: "x" }) { id } }', tasksWrite)).toEqual([]);
+    expect(refused('mutation { createNote(input: { body: "x" }) { id } createTask(input: { title: "x" }) { notes { totalCount } } }', tasksWrite)).toEqual([
+      { path: ['createNote'], permission: 'notes:write' },
+      { path: ['createTask', 'notes'], permission: 'notes:read' },
+    ]);
+    // What @skip leaves out does not run.
+    expect(refused('mutation { createTask(input: { title: "x" }) { id notes @skip(if: true) { totalCount } } }', tasksWrite)).toEqual([]);
+  });
+});
+
+describe('the shape limits', () => {
+  it('names depth and aliases with what was found', () => {
+    let deep = '{ id }';
+    for (let i = 0; i < 8; i++) deep = `{ consumerCase { tasks { edges { node ${deep} } } } }`;
+    const tooDeep = shapeProblem(schema, parse(`{ task(id: "x") ${deep} }`), limits);
+    expect(tooDeep).toBeInstanceOf(OperationLimitError);
+    expect(tooDeep!.extensions).toMatchObject({ code: 'BAD_REQUEST', http: { status: 400 }, limit: { name: 'depth', maximum: limits.maxDepth, found: 34 } });
+    const aliases = Array.from({ length: 31 }, (_, i) => `a${i}: screeningSettings { threshold }`).join(' ');
+    expect(shapeProblem(schema, parse(`{ ${aliases} }`), limits)!.extensions.limit).toEqual({ name: 'aliases', maximum: 30, found: 31 });
+  });
+});
