@@ -29,6 +29,26 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Largest accepted JSON request body. */
   BODY_LIMIT: z.string().default('1mb'),
+  /** Longest a JSON (or other non-upload) request body may take to arrive; it is read before the request takes a database connection; past it 408. */
+  REQUEST_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /** Longest a request's line and headers may take to arrive; past it 408 and the connection is closed. */
+  REQUEST_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+  /** Longest a whole request may take to arrive, uploads included (MAX_UPLOAD_BYTES at 20 MB needs about 170 kB/s); past it 408 and the connection is closed. */
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(120_000),
+  /** Longest a request waits for a database connection (or for its write transaction to start); past it 503 with Retry-After. */
+  REQUEST_CONNECTION_WAIT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  /**
+   * Longest one statement of a request may run (PostgreSQL's statement_timeout on request connections; the service
+   * gives up on any request query 2 s later, e.g. when PostgreSQL does not answer at all); past it 503 with Retry-After.
+   * Jobs, migrations and watchlist loads are not bound by it.
+   */
+  REQUEST_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+  /** Longest a request's statement waits for a lock (PostgreSQL's lock_timeout); past it 503 with Retry-After. */
+  REQUEST_LOCK_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  /** Failed authentications (wrong, revoked or expired keys) one client address may make in a burst, per instance; past them 429 without a database lookup. */
+  FAILED_AUTH_BURST: z.coerce.number().int().min(1).default(20),
+  /** How many more failed authentications per minute a client address regains. */
+  FAILED_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /** Public address of this service, for links to public files. */
   PUBLIC_BASE_URL: z.string().url().optional(),
   /** S3-compatible endpoint; unset with no credentials: embedded server. */

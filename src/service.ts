@@ -6,6 +6,8 @@ import { createDatabase, type Database } from './db/client.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
 import { migrate } from './db/migrate.ts';
 import { answerClientError, createApp } from './http/app.ts';
+import { httpServerOptions } from './http/server-options.ts';
+import { requestDatabaseLimits } from './db/request-limits.ts';
 import { attachIdempotencyCleanup } from './http/idempotency.ts';
 import { attachRateLimitCleanup } from './http/rate-limit.ts';
 import { createGraphQLServer } from './http/yoga.ts';
@@ -63,9 +65,9 @@ export async function prepareDatabase(config: Config, logger: Logger) {
 /** Starts the whole service: database, GraphQL, REST, HTTP listener. */
 export async function startService(config: Config, logger = createLogger(config.LOG_LEVEL)): Promise<RunningService> {
   const { databaseUrl, stopEmbedded } = await prepareDatabase(config, logger);
-  const db = createDatabase(databaseUrl, config.DATABASE_POOL_SIZE);
+  const db = createDatabase(databaseUrl, config.DATABASE_POOL_SIZE, requestDatabaseLimits(config));
   // Requests authenticate on a pool of their own and read through that connection (src/db/tenant-sessions.ts).
-  const sessions = new TenantSessions(databaseUrl, config.DATABASE_POOL_SIZE, logger);
+  const sessions = new TenantSessions(databaseUrl, config.DATABASE_POOL_SIZE, logger, requestDatabaseLimits(config));
   const storage = await connectObjectStore(config, logger);
   let url = '';
   const files = new FileService({
@@ -125,9 +127,10 @@ export async function startService(config: Config, logger = createLogger(config.
   const app = createApp({
     graphql, schema, db, sessions, logger, store: storage.store, onboarding, queue, metricsToken: config.METRICS_TOKEN,
     rateLimits: { perKey: config.RATE_LIMIT_PER_KEY, perOrganization: config.RATE_LIMIT_PER_ORGANIZATION, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS },
-    bodyLimit: config.BODY_LIMIT, maxUploadBytes: config.MAX_UPLOAD_BYTES,
+    bodyLimit: config.BODY_LIMIT, maxUploadBytes: config.MAX_UPLOAD_BYTES, bodyTimeoutMs: config.REQUEST_BODY_TIMEOUT_MS,
+    failedAuth: { burst: config.FAILED_AUTH_BURST, perMinute: config.FAILED_AUTH_PER_MINUTE },
   });
-  const server: Server = createServer(app.callback());
+  const server: Server = createServer(httpServerOptions(config), app.callback());
   server.on('clientError', answerClientError);
   await new Promise<void>((done) => server.listen(config.PORT, config.HOST, done));
   const { port } = server.address() as AddressInfo;

@@ -29,6 +29,11 @@ export function displayPrefix(key: string): string {
   return key.slice(0, DISPLAY_PREFIX_LENGTH);
 }
 
+/** Whether `presented` could be a key (looking it up is worth a database round trip). */
+export function isWellFormedKey(presented: string | null | undefined): presented is string {
+  return !!presented && presented.startsWith(KEY_PREFIX) && presented.length <= 200;
+}
+
 /** How stale `lastUsedAt` may get: one write per key per minute, not one per request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -49,7 +54,7 @@ export async function authenticate(
 ): Promise<{ key: AuthenticatedKey; counts?: RequestCounts; session: TenantSession } | null> {
   const now = options.now ?? new Date();
   // Cheap shape check first: garbage never reaches the database.
-  if (!presented || !presented.startsWith(KEY_PREFIX) || presented.length > 200) return null;
+  if (!isWellFormedKey(presented)) return null;
   const keyHash = hashApiKey(presented);
   const reservation = options.leases?.reserve(keyHash, now.getTime());
   const opened = await sessions.open({ keyHash, now, count: reservation?.takes, userId: options.userId, requestId: options.requestId });

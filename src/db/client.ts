@@ -1,6 +1,8 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../generated/prisma/client.ts';
+import { requestScope } from '../http/request-scope.ts';
 import { ConnectionPool } from './connection-pool.ts';
+import type { RequestDatabaseLimits } from './request-limits.ts';
 
 export type Database = PrismaClient;
 
@@ -34,10 +36,19 @@ export function statementNames() {
 /**
  * The unscoped client: it connects as the configured role, which row-level
  * security does not restrict. Request handling never uses it directly; it goes
- * through `forOrganization` (src/db/tenant.ts).
+ * through `forOrganization` (src/db/tenant.ts), whose writes run here in
+ * transactions of their own. With `limits`, those wait for a connection at
+ * most `connectionWaitMs` (Prisma's maxWait, for every transaction without
+ * its own) and a request's queries at most `queryTimeoutMs`; jobs and
+ * watchlist loads, outside any request, have no such limit.
  */
-export function createDatabase(connectionString: string, poolSize = 10): Database {
-  const pool = new ConnectionPool({ connectionString, max: poolSize });
+export function createDatabase(connectionString: string, poolSize = 10, limits?: RequestDatabaseLimits): Database {
+  const pool = new ConnectionPool({
+    connectionString,
+    max: poolSize,
+    application_name: 'compliance-service',
+    ...(limits && { queryTimeout: { ms: limits.queryTimeoutMs, applies: () => requestScope.getStore() !== undefined } }),
+  });
   const adapter = new PrismaPg(pool, { statementNameGenerator: statementNames(), disposeExternalPool: true });
-  return new PrismaClient({ adapter });
+  return new PrismaClient({ adapter, ...(limits && { transactionOptions: { maxWait: limits.connectionWaitMs } }) });
 }

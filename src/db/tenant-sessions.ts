@@ -6,6 +6,7 @@ import { requestScope } from '../http/request-scope.ts';
 import type { CounterTakes } from '../auth/rate-limit-leases.ts';
 import { statementNames } from './client.ts';
 import { ConnectionPool } from './connection-pool.ts';
+import type { RequestDatabaseLimits } from './request-limits.ts';
 
 /** What opening a session checks: the presented key's hash, and what the request counts and records. */
 export interface SessionRequest {
@@ -104,8 +105,22 @@ export class TenantSessions {
   /** Connections already switched to the tenant role (read-only by default), with what they keep. */
   readonly #connections = new WeakMap<pg.PoolClient, ConnectionState>();
 
-  constructor(connectionString: string, size: number, logger: Logger) {
-    this.#pool = new ConnectionPool({ connectionString, max: size, connectionTimeoutMillis: 10_000, application_name: 'compliance-requests' });
+  /** `limits`: how long requests wait for a connection and for their statements (src/db/request-limits.ts); without, 10 s and none. */
+  constructor(connectionString: string, size: number, logger: Logger, limits?: RequestDatabaseLimits) {
+    this.#pool = new ConnectionPool({
+      connectionString,
+      max: size,
+      application_name: 'compliance-requests',
+      // Past the wait, pg-pool gives up ("timeout exceeded when trying to connect"): 503 with Retry-After (src/db/unavailable.ts).
+      connectionTimeoutMillis: limits?.connectionWaitMs ?? 10_000,
+      // Every statement here is a request's: PostgreSQL's own limits, and the client's for when PostgreSQL does not answer at all.
+      ...(limits && {
+        statement_timeout: limits.statementTimeoutMs,
+        lock_timeout: limits.lockTimeoutMs,
+        idle_in_transaction_session_timeout: limits.idleInTransactionMs,
+        queryTimeout: { ms: limits.queryTimeoutMs },
+      }),
+    });
     // A connection that fails while idle leaves the pool; the next request gets a new one.
     this.#pool.on('error', (error) => logger.warn({ err: error }, 'idle request connection failed'));
     this.#checkout = this.#pool.connect.bind(this.#pool) as () => Promise<pg.PoolClient>;

@@ -21,6 +21,7 @@ export function inTenantTransaction<T>(
       await enterTenant(tx, organizationId, options.who);
       return work(tx);
     },
-    { maxWait: 5_000, timeout: options.timeoutMs ?? 15_000 },
+    // The wait for a connection is the client's (REQUEST_CONNECTION_WAIT_MS, src/db/client.ts).
+    { timeout: options.timeoutMs ?? 15_000 },
   );
 }

@@ -66,8 +66,8 @@ export function enterTenant(client: Pick<Database, '$executeRaw'>, organizationI
 
 type TransactionClient = Prisma.TransactionClient;
 
-// Waiting for a connection under load, and the longest a single operation may take.
-const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 60_000 };
+// The longest a single operation may take; the wait for a connection is the client's (REQUEST_CONNECTION_WAIT_MS, src/db/client.ts).
+const TRANSACTION_OPTIONS = { timeout: 60_000 };
 
 /**
  * The reads of one read request (a GraphQL query operation), all through the

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
 import type { TenantSessions } from '../db/tenant-sessions.ts';
 import type { GraphQLParams } from 'graphql-yoga';
+import type { BodyState } from '../../rest/json-body.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
 import { type AuthState, authenticateRequests } from './authenticate.ts';
 import { graphqlMultipart } from './graphql-multipart.ts';
@@ -24,7 +25,10 @@ import { healthEndpoints } from './health.ts';
 import type { RateLimits } from '../auth/rate-limit-leases.ts';
 import { rateLimit } from './rate-limit.ts';
 import { createMetrics } from './metrics.ts';
-import { databaseUnavailable, isDatabaseUnavailable } from '../db/unavailable.ts';
+import { databaseRefusal, RETRY_AFTER_SECONDS } from '../db/unavailable.ts';
+import { FailedAuthThrottle } from './failed-auth-throttle.ts';
+import { graphqlBodyParams } from './graphql-body.ts';
+import { readBodiesFirst } from './request-body.ts';
 import { requestScope } from './request-scope.ts';
 import type { GraphQLServer } from './yoga.ts';
 
@@ -47,10 +51,15 @@ export function createApp(options: {
   metricsToken?: string;
   bodyLimit: string;
   maxUploadBytes: number;
+  /** How long a body may take to arrive (src/http/request-body.ts). */
+  bodyTimeoutMs: number;
+  /** Failed authentications allowed per client address (src/http/failed-auth-throttle.ts). */
+  failedAuth: { burst: number; perMinute: number };
 }) {
   const { graphql, schema, db, sessions, store, logger, onboarding, queue, rateLimits, metricsToken, bodyLimit, maxUploadBytes } = options;
+  const failedAuth = new FailedAuthThrottle(options.failedAuth);
   const metrics = createMetrics(queue);
-  const app = new Koa<AuthState & { graphqlParams?: GraphQLParams }>();
+  const app = new Koa<AuthState & BodyState & { graphqlParams?: GraphQLParams }>();
 
   // Request id: the caller's X-Request-Id when it is sane, else a new one.
   app.use(async (ctx, next) => {
@@ -71,6 +80,12 @@ export function createApp(options: {
   // Outside the error mapper, so the final status is what gets counted.
   app.use(metrics.measure);
 
+  // Every 503 (database busy or unreachable, not ready) says when to come back.
+  app.use(async (ctx, next) => {
+    await next();
+    if (ctx.status === 503 && !ctx.response.get('Retry-After')) ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
+  });
+
   // Every failure outside GraphQL's own responses gets the shared error shape.
   app.use(async (ctx, next) => {
     try {
@@ -80,7 +95,7 @@ export function createApp(options: {
       }
     } catch (caught) {
       // Outside GraphQL (authentication, onboarding pages) the same rule: no database is a 503.
-      const error = isDatabaseUnavailable(caught) && !(caught instanceof AppError) ? databaseUnavailable() : caught;
+      const error = (!(caught instanceof AppError) && databaseRefusal(caught)) || caught;
       const status = statusOf(error);
       if (status >= 500) logger.error({ err: error }, 'unhandled error');
       // Typed errors say what happened (503 included); anything else at 5xx is masked.
@@ -91,9 +106,12 @@ export function createApp(options: {
         // GraphQL callers get GraphQL's shape (429, 503 and the like come before the GraphQL server runs).
         ? { errors: [{ message, extensions: { code: error instanceof AppError ? error.code : codeOf(status), http: { status } } }] }
         : { ...errorBody(status, message), ...(error instanceof InvalidFieldsError ? { fields: error.fields } : {}) };
-      if (status === 413) hangUpAfterResponse(ctx);
+      if (status === 413 || status === 408) hangUpAfterResponse(ctx);
     }
   });
+
+  // Bodies arrive before anything takes a database connection for the request.
+  app.use(readBodiesFirst({ limit: bodyLimit, timeoutMs: options.bodyTimeoutMs }));
 
   app.use(healthEndpoints({ db, store, metrics: metrics.registry, metricsToken }));
 
@@ -101,7 +119,7 @@ export function createApp(options: {
   app.use(onboardingPages(onboarding, { bodyLimit, maxUploadBytes }));
   app.use(apiDocs());
 
-  app.use(authenticateRequests(sessions, db, rateLimits));
+  app.use(authenticateRequests(sessions, db, rateLimits, failedAuth));
   app.use(rateLimit(rateLimits));
   app.use(graphqlMultipart({ maxUploadBytes }));
 
@@ -109,7 +127,9 @@ export function createApp(options: {
 
   app.use(async (ctx, next) => {
     if (ctx.path !== '/graphql') return next();
-    const response = await graphql.handleNodeRequestAndResponse(ctx.req, ctx.res, { koa: ctx, graphqlParams: ctx.state.graphqlParams });
+    // The body was read ahead (src/http/request-body.ts): yoga gets its parameters, not the spent stream.
+    const graphqlParams = ctx.state.graphqlParams ?? graphqlBodyParams(ctx);
+    const response = await graphql.handleNodeRequestAndResponse(ctx.req, ctx.res, { koa: ctx, graphqlParams });
     if (response.status === 415 && !response.body) {
       // yoga refuses a body it cannot read with an empty answer; callers get the shared shape.
       throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported content type: send application/json (or multipart/form-data for uploads)');

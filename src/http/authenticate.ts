@@ -1,9 +1,10 @@
 import type { Middleware } from 'koa';
-import { type AuthenticatedKey, authenticate } from '../auth/api-keys.ts';
+import { type AuthenticatedKey, authenticate, hashApiKey, isWellFormedKey } from '../auth/api-keys.ts';
 import { limited, type RateLimits, RateLimitLeases, type RequestCounts } from '../auth/rate-limit-leases.ts';
 import type { Database } from '../db/client.ts';
 import type { TenantSessions } from '../db/tenant-sessions.ts';
-import { badRequest, unauthenticated } from '../errors.ts';
+import { AppError, badRequest, unauthenticated } from '../errors.ts';
+import type { FailedAuthThrottle } from './failed-auth-throttle.ts';
 import { requestScope } from './request-scope.ts';
 
 export interface AuthState {
@@ -18,8 +19,10 @@ const USER_ID = /^[\x21-\x7e](?:[\x20-\x7e]{0,198}[\x21-\x7e])?$/;
 const MULTIPART = /^multipart\/form-data\b/i;
 
 /**
- * Resolves X-API-Key once per request, before anything reads the body, so a
- * caller without a valid key learns nothing else (401 comes first). The same
+ * Resolves X-API-Key once per request, before any handler runs, so a caller
+ * without a valid key learns nothing else (401 comes first; only bodies other
+ * than uploads are read before, src/http/request-body.ts, so that no slow
+ * body holds the connection taken here). The same
  * round trip places the request in the rate-limit window (taking from the
  * shared counters when this instance needs a block) and opens the request's
  * tenant session (src/db/tenant-sessions.ts), which serves its reads and is
@@ -28,17 +31,26 @@ const MULTIPART = /^multipart\/form-data\b/i;
  * REST routes stop here; /graphql answers the 401 in GraphQL's shape from its
  * context factory (src/http/yoga.ts), after serving GraphiQL's page to browsers.
  */
-export function authenticateRequests(sessions: TenantSessions, db: Database, limits: RateLimits): Middleware<AuthState> {
+export function authenticateRequests(sessions: TenantSessions, db: Database, limits: RateLimits, failures?: FailedAuthThrottle): Middleware<AuthState> {
   const leases = limited(limits) ? new RateLimitLeases(limits) : undefined;
   return async (ctx, next) => {
     const givenUser = ctx.get('x-user-id');
     const userValid = !givenUser || USER_ID.test(givenUser);
     const scope = requestScope.getStore();
-    const found = await authenticate(sessions, db, ctx.get('x-api-key'), {
+    const presented = ctx.get('x-api-key');
+    // Keys worth a lookup are throttled per address once too many failed (src/http/failed-auth-throttle.ts).
+    const keyHash = failures && isWellFormedKey(presented) ? hashApiKey(presented) : undefined;
+    const wait = keyHash ? failures!.retryAfter(ctx.ip, keyHash) : 0;
+    if (wait) {
+      ctx.set('Retry-After', String(wait));
+      throw new AppError('TOO_MANY_REQUESTS', `Too many failed authentications from this address; retry in ${wait} s`);
+    }
+    const found = await authenticate(sessions, db, presented, {
       leases,
       userId: userValid ? givenUser || undefined : undefined,
       requestId: scope?.requestId,
     });
+    if (keyHash) found ? failures!.succeeded(keyHash) : failures!.failed(ctx.ip, keyHash);
     try {
       ctx.state.apiKey = found?.key ?? null;
       ctx.state.requestCounts = found?.counts;

@@ -1,7 +1,7 @@
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { AppError, conflict, GENERIC_SERVER_ERROR, notFound } from '../errors.ts';
-import { databaseUnavailable, isDatabaseUnavailable } from '../db/unavailable.ts';
+import { databaseRefusal } from '../db/unavailable.ts';
 import { describeVariableError } from './input-errors.ts';
 
 interface PrismaKnownError {
@@ -37,10 +37,10 @@ export function createMaskError(schema: GraphQLSchema, logger: Logger) {
     const original = graphqlError?.originalError ?? error;
     // graphql-js wraps thrown errors and copies their extensions: keep as is.
     if (original instanceof AppError) return graphqlError ?? original;
-    if (isDatabaseUnavailable(original)) {
-      logger.warn({ err: original }, 'database unavailable');
-      const unavailable = databaseUnavailable();
-      return new AppError(unavailable.code, unavailable.message, graphqlError);
+    const refusal = databaseRefusal(original);
+    if (refusal) {
+      logger.warn({ err: original }, 'database unavailable or too slow');
+      return new AppError(refusal.code, refusal.message, graphqlError);
     }
     if (isPrismaKnownError(original)) {
       const mapped = fromPrisma(original);
