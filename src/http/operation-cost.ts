@@ -6,9 +6,9 @@ import {
   isListType,
   isObjectType,
 } from 'graphql';
-import type { ComplexityEstimator } from 'graphql-query-complexity';
 import type { CostArgs, CostExtensions } from '../schema/cost.ts';
 import { MAX_PAGE_SIZE } from '../schema/pagination.ts';
+import type { SelectedField } from './operation-walk.ts';
 
 // Connections keep @pothos/plugin-relay's page sizes (20 unless `first` or `last` asks, at most 100).
 const CONNECTION_DEFAULT_SIZE = 20;
@@ -25,12 +25,13 @@ const own = (field: GraphQLField<unknown, unknown>) => (field.extensions ?? {}) 
 
 /** The page a paged field reads: its `limit`, `first` or `last` (else their default), capped at the field's maximum; undefined for other fields. */
 export function pageSize(field: GraphQLField<unknown, unknown>, args: CostArgs): number | undefined {
-  const names = new Set(field.args.map((arg) => arg.name));
-  if (names.has('limit')) {
-    const given = typeof args.limit === 'number' ? args.limit : field.args.find((arg) => arg.name === 'limit')?.defaultValue;
+  if (!field.args.length) return undefined;
+  const limit = field.args.find((arg) => arg.name === 'limit');
+  if (limit) {
+    const given = typeof args.limit === 'number' ? args.limit : limit.defaultValue;
     return Math.min(typeof given === 'number' ? given : MAX_PAGE_SIZE, MAX_PAGE_SIZE);
   }
-  if (names.has('first') || names.has('last')) {
+  if (field.args.some((arg) => arg.name === 'first' || arg.name === 'last')) {
     const options = (field.extensions?.pothosOptions ?? {}) as { defaultSize?: unknown; maxSize?: unknown };
     const max = typeof options.maxSize === 'number' ? options.maxSize : CONNECTION_MAX_SIZE;
     const given = [args.first, args.last, options.defaultSize].find((value) => typeof value === 'number') as number | undefined;
@@ -47,15 +48,16 @@ function multiplier(field: GraphQLField<unknown, unknown>, args: CostArgs): numb
 }
 
 /**
- * The cost of one field, for graphql-query-complexity: the work it declares
- * (a screening, OCR, an email...), plus, for each record it can return (page
- * and list sizes multiplying along the path), 1 for the record and the cost
- * of what is selected below it. Leaves and value objects add nothing of their own.
+ * The cost of one field where the operation selects it, given the cost of
+ * what is selected below it: the work it declares (a screening, OCR, an
+ * email...), plus, for each record it can return (page and list sizes
+ * multiplying along the path), 1 for the record and what is selected below.
+ * Leaves and value objects add nothing of their own.
  */
-export const estimateFieldCost: ComplexityEstimator = ({ field, args, childComplexity, type }) => {
-  const declared = own(field).cost;
+export function fieldCost({ definition, parent, args }: SelectedField, below: number): number {
+  const declared = own(definition).cost;
   const work = typeof declared === 'function' ? declared(args) : declared ?? 0;
-  const write = type.name === 'Mutation' ? WRITE_COST : 0;
-  const unit = isRecord(getNamedType(field.type)) ? 1 : 0;
-  return work + write + multiplier(field, args) * (unit + childComplexity);
-};
+  const write = parent.name === 'Mutation' ? WRITE_COST : 0;
+  const unit = isRecord(getNamedType(definition.type)) ? 1 : 0;
+  return work + write + multiplier(definition, args) * (unit + below);
+}

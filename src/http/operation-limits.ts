@@ -1,15 +1,16 @@
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { type DocumentNode, type ExecutionResult, GraphQLError, type GraphQLSchema, Lexer, Source, TokenKind, validate } from 'graphql';
-import { getComplexity } from 'graphql-query-complexity';
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../config.ts';
 import type { Context } from '../context.ts';
 import type { Database } from '../db/client.ts';
 import { AppError } from '../errors.ts';
-import { estimateFieldCost } from './operation-cost.ts';
+import type { Permission } from '../auth/permissions.ts';
+import { fieldCost } from './operation-cost.ts';
+import { type OperationInput, TooManyFields, walkOperation } from './operation-walk.ts';
 import { showRateLimit } from './rate-limit.ts';
-import { type RefusedField, refusedFields } from './selection-permissions.ts';
+import { missingPermission, type RefusedField } from './selection-permissions.ts';
 import type { ServerContext } from './yoga.ts';
 
 /** The limits of one GraphQL operation (src/config.ts GRAPHQL_MAX_*) and how cost turns into rate-limit points. */
@@ -63,49 +64,36 @@ function countTokens(source: string, max: number): number | undefined {
 
 const FOUND = /limit of \d+ exceeded, found (\d+)/;
 
-// Parsed documents are cached and reused (yoga's parser cache, REST's saved operations): each is measured once.
-const shapeProblems = new WeakMap<DocumentNode, OperationLimitError | null>();
-
 /** Depth and aliases (graphql-armor's rules, fragments counted where they are spread), before validation. */
 export function shapeProblem(schema: GraphQLSchema, document: DocumentNode, limits: OperationLimits): OperationLimitError | null {
-  let problem = shapeProblems.get(document);
-  if (problem === undefined) {
-    const refused: OperationLimitError[] = [];
-    const onReject = (name: 'depth' | 'aliases', maximum: number) => [(_context: unknown, error: GraphQLError) => {
-      refused.push(new OperationLimitError(name, maximum, Number(FOUND.exec(error.message)?.[1] ?? NaN)));
-    }];
-    validate(schema, document, [
-      maxDepthRule({ n: limits.maxDepth, flattenFragments: true, propagateOnRejection: false, onReject: onReject('depth', limits.maxDepth) }),
-      maxAliasesRule({ n: limits.maxAliases, propagateOnRejection: false, onReject: onReject('aliases', limits.maxAliases) }),
-    ]);
-    problem = refused[0] ?? null;
-    shapeProblems.set(document, problem);
-  }
-  return problem;
+  const refused: OperationLimitError[] = [];
+  const onReject = (name: 'depth' | 'aliases', maximum: number) => [(_context: unknown, error: GraphQLError) => {
+    refused.push(new OperationLimitError(name, maximum, Number(FOUND.exec(error.message)?.[1] ?? NaN)));
+  }];
+  validate(schema, document, [
+    maxDepthRule({ n: limits.maxDepth, flattenFragments: true, propagateOnRejection: false, onReject: onReject('depth', limits.maxDepth) }),
+    maxAliasesRule({ n: limits.maxAliases, propagateOnRejection: false, onReject: onReject('aliases', limits.maxAliases) }),
+  ]);
+  return refused[0] ?? null;
 }
 
-/** graphql-query-complexity's refusal of an operation with more fields than maxQueryNodes. */
-const TOO_MANY_NODES = 'Query exceeds the maximum allowed number of nodes.';
-
 /**
- * What an operation costs (graphql-query-complexity walks the fields it
- * would run: fragments expanded, @skip/@include applied, variables coerced),
- * or a 400 past the field limit. Undefined when its variables do not coerce:
- * execution then refuses it before any resolver runs.
+ * What an operation costs and which selected fields the key may not run, in
+ * one walk over the fields it would run; a 400 past the field limit.
+ * Undefined when it or its variables are not valid: execution then refuses
+ * it before any resolver runs.
  */
-export function operationCost(args: { schema: GraphQLSchema; document: DocumentNode; operationName?: string | null; variableValues?: unknown }, limits: OperationLimits) {
+export function measureOperation(input: OperationInput, held: ReadonlySet<Permission>, limits: OperationLimits) {
+  const refused: RefusedField[] = [];
   try {
-    return getComplexity({
-      schema: args.schema,
-      query: args.document,
-      operationName: args.operationName ?? undefined,
-      variables: (args.variableValues ?? {}) as Record<string, unknown>,
-      estimators: [estimateFieldCost],
-      maxQueryNodes: limits.maxFields,
+    const cost = walkOperation(input, limits.maxFields, (field, below) => {
+      const permission = missingPermission(field.definition, held);
+      if (permission) refused.push({ path: field.path, permission });
+      return fieldCost(field, below());
     });
+    return cost === undefined ? undefined : { cost, refused };
   } catch (error) {
-    if (error instanceof GraphQLError && error.message === TOO_MANY_NODES) throw new OperationLimitError('fields', limits.maxFields, `over ${limits.maxFields}`);
-    if (error instanceof GraphQLError) return undefined;
+    if (error instanceof TooManyFields) throw new OperationLimitError('fields', limits.maxFields, `over ${limits.maxFields}`);
     throw error;
   }
 }
@@ -122,14 +110,17 @@ function refusal({ path, permission }: RefusedField) {
 /**
  * Limits every GraphQL operation (REST routes run through here too) before
  * any resolver runs: the document's size in tokens before parsing, its depth
- * and aliases before validation, and, before execution, its field count,
- * the permissions of every selected field (a 403 naming each missing one,
+ * and aliases before validation, and, before execution, in one walk over
+ * the fields it would run (src/http/operation-walk.ts), its field count, the
+ * permissions of every selected field (a 403 naming each missing one,
  * src/http/selection-permissions.ts) and its estimated cost
  * (src/http/operation-cost.ts). An operation within the limits counts
  * its rate-limit points beyond the first (counted at authentication) in the
  * shared counters, and its answer reports `extensions.cost`.
  */
 export function useOperationLimits(limits: OperationLimits, db: Database): Plugin<ServerContext & Context> {
+  // Parsed documents are cached and reused (yoga's parser cache, REST's saved operations): each is measured once.
+  const shapeProblems = new WeakMap<DocumentNode, OperationLimitError | null>();
   const takeFromCounter = async (bucket: string, window: Date, take: number) => {
     const [row] = await db.$queryRaw<Array<{ count: number }>>`SELECT count_rate_limit_take(${bucket}, ${window}, ${take}) AS count`;
     return row!.count;
@@ -141,16 +132,17 @@ export function useOperationLimits(limits: OperationLimits, db: Database): Plugi
       const tokens = countTokens(params.query, limits.maxTokens);
       if (tokens !== undefined) setResult({ errors: [new OperationLimitError('tokens', limits.maxTokens, tokens)] });
     },
-    onValidate({ params }) {
+    onValidate({ params: { schema, documentAST } }) {
+      let problem = shapeProblems.get(documentAST);
+      if (problem === undefined) shapeProblems.set(documentAST, (problem = shapeProblem(schema, documentAST, limits)));
       // Thrown rather than reported: a validation error would keep status 200 for application/json.
-      const problem = shapeProblem(params.schema, params.documentAST, limits);
       if (problem) throw problem;
     },
     async onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue as ServerContext & Context;
-      const cost = operationCost(args, limits);
-      const refused = cost === undefined ? undefined : refusedFields(args, context.apiKey.permissions);
-      if (cost === undefined || refused === undefined) return;
+      const measured = measureOperation(args, context.apiKey.permissions, limits);
+      if (!measured) return;
+      const { cost, refused } = measured;
       if (refused.length) return setResultAndStopExecution({ errors: refused.slice(0, MAX_REFUSALS).map(refusal) });
       if (cost > limits.maxCost) throw new OperationLimitError('cost', limits.maxCost, cost);
       const points = pointsFor(cost, limits.costPerPoint);

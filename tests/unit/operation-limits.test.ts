@@ -7,8 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS, type Permission } from '../../src/auth/permissions.ts';
 import { loadConfig } from '../../src/config.ts';
 import { isRecord, pageSize, UNDECLARED_LIST_SIZE } from '../../src/http/operation-cost.ts';
-import { OperationLimitError, operationCost, operationLimits, pointsFor, shapeProblem } from '../../src/http/operation-limits.ts';
-import { refusedFields } from '../../src/http/selection-permissions.ts';
+import { measureOperation, OperationLimitError, operationLimits, pointsFor, shapeProblem } from '../../src/http/operation-limits.ts';
 import type { CostExtensions } from '../../src/schema/cost.ts';
 import { schema } from '../../src/schema/index.ts';
 import { largestVariables, savedOperations } from '../helpers/saved-operations.ts';
@@ -23,8 +22,8 @@ function tokens(text: string) {
   return count;
 }
 
-const cost = (query: string, variables: Record<string, unknown> = {}) => operationCost({ schema, document: parse(query), variableValues: variables }, limits);
-const refused = (query: string, held: ReadonlySet<Permission>) => refusedFields({ schema, document: parse(query) }, held);
+const cost = (query: string, variables: Record<string, unknown> = {}) => measureOperation({ schema, document: parse(query), variableValues: variables }, everything, limits)!.cost;
+const refused = (query: string, held: ReadonlySet<Permission>) => measureOperation({ schema, document: parse(query) }, held, limits)!.refused;
 
 describe('saved operations', () => {
   it('finds the saved operations', () => {
@@ -34,9 +33,10 @@ describe('saved operations', () => {
   it.each(savedOperations.map((op) => [op.name, op] as const))('%s passes every limit at its largest page sizes', (_name, op) => {
     expect(tokens(print(op.document))).toBeLessThanOrEqual(limits.maxTokens);
     expect(shapeProblem(schema, op.document, limits)).toBeNull();
-    const args = { schema, document: op.document, operationName: op.name, variableValues: largestVariables(schema, op.operation) };
-    expect(refusedFields(args, everything), 'its variables coerce and a key with every permission runs it').toEqual([]);
-    expect(operationCost(args, limits)).toBeLessThanOrEqual(limits.maxCost);
+    const measured = measureOperation({ schema, document: op.document, operationName: op.name, variableValues: largestVariables(schema, op.operation) }, everything, limits);
+    expect(measured, 'its variables coerce').toBeDefined();
+    expect(measured!.refused, 'a key with every permission runs it').toEqual([]);
+    expect(measured!.cost).toBeLessThanOrEqual(limits.maxCost);
   });
 });
 
@@ -94,6 +94,20 @@ describe('permissions of the selection', () => {
     ]);
     // What @skip leaves out does not run.
     expect(refused('mutation { createTask(input: { title: "x" }) { id notes @skip(if: true) { totalCount } } }', tasksWrite)).toEqual([]);
+  });
+});
+
+describe('the field limit', () => {
+  it('counts fields each time a fragment is spread, and stops a fragment bomb', () => {
+    // Each fragment spreads the next twice: 2^12 copies of `id`.
+    const fragments = Array.from({ length: 12 }, (_, i) => `fragment F${i} on Task { ...F${i + 1} ...F${i + 1} }`).join(' ');
+    const bomb = parse(`{ task(id: "x") { ...F0 } } ${fragments} fragment F12 on Task { id }`);
+    expect(() => measureOperation({ schema, document: bomb }, everything, limits)).toThrow(OperationLimitError);
+    try {
+      measureOperation({ schema, document: bomb }, everything, limits);
+    } catch (error) {
+      expect((error as OperationLimitError).extensions.limit).toEqual({ name: 'fields', maximum: 2000, found: 'over 2000' });
+    }
   });
 });
 
