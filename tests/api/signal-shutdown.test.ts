@@ -1,21 +1,26 @@
 // SIGTERM to the service as `npm start` runs it (src/server.ts): it stops
 // gracefully, finishing the request in flight, and exits 0, with an external
-// database and with its embedded one. (tests/api/graceful-shutdown.test.ts
-// covers what the stop does; this covers that the signal gets there.)
+// database and with its embedded one; and Ctrl-C on the README's own
+// `npm start`, where npm relays the terminal's SIGINT a second time.
+// (tests/api/graceful-shutdown.test.ts covers what the stop does; this covers
+// that the signal gets there.)
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { request } from 'node:http';
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase, type Database } from '../../src/db/client.ts';
+import { serviceUrl } from '../../src/db/database-setup.ts';
 import { postgresAnswers } from '../../src/db/embedded.ts';
 import { EMBEDDED_CREDENTIALS } from '../../src/storage/embedded-s3.ts';
 import { TEST_BUCKET } from '../setup/servers.ts';
 import { freePort } from '../helpers/ports.ts';
+import { textImage } from '../helpers/sample-files.ts';
 import { createOrganization, type TestOrganization } from '../helpers/service.ts';
+import { formWith, upload } from '../helpers/uploads.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -56,7 +61,13 @@ afterAll(async () => {
   for (const folder of folders) await rm(folder, { recursive: true, force: true });
 });
 
-async function startChild(external: boolean): Promise<Child> {
+/** How the service is started: as the README's `npm start`, or its command (package.json) without npm. */
+const COMMANDS = {
+  npm: ['npm', ['start']],
+  node: [process.execPath, ['--import', 'tsx', 'src/server.ts']],
+} as const;
+
+async function startChild(external: boolean, command: keyof typeof COMMANDS = 'node'): Promise<Child> {
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'signal-'));
   folders.push(dataDir);
@@ -73,10 +84,13 @@ async function startChild(external: boolean): Promise<Child> {
       }
       : { DATABASE_URL: undefined, S3_ENDPOINT: undefined, EMBEDDED_PG_PORT: String(databasePort), EMBEDDED_S3_PORT: '0' }),
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  // In a process group of its own, as a terminal runs a foreground command.
+  const [file, args] = COMMANDS[command];
+  const child = spawn(file, args, { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const started: Child = {
     process: child, url: `http://127.0.0.1:${port}`, dataDir, output: [], exit: once(child, 'exit') as Child['exit'],
-    databaseUrl: external ? undefined : `postgresql://postgres:postgres@127.0.0.1:${databasePort}/compliance`,
+    // The embedded cluster's service role (src/db/embedded.ts).
+    databaseUrl: external ? undefined : serviceUrl(`postgresql://postgres:postgres@127.0.0.1:${databasePort}/postgres`, { role: 'compliance', password: 'compliance', database: 'compliance' }),
   };
   children.push(started);
   const keep = (chunk: Buffer) => started.output.push(...chunk.toString().split('\n').filter(Boolean));
@@ -100,9 +114,35 @@ async function createKeyThrough(child: Child) {
 }
 
 const errorLines = (child: Child) => child.output.filter((line) => !line.startsWith('{') || JSON.parse(line).level >= 50);
+const logged = (child: Child, message: string) => child.output.some((line) => line.includes(`"msg":"${message}"`));
 
-/** A POST whose body arrives in two parts: in flight from the first part until the second. */
-function slowCreate(child: Child, key: string) {
+/** The processes descended from `pid` (through /proc), wherever their process group. */
+async function descendants(pid: number): Promise<number[]> {
+  const parents = new Map<number, number>();
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    if (stat) parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+  }
+  const found: number[] = [];
+  const visit = (parent: number) => {
+    for (const [child, itsParent] of parents) if (itsParent === parent) visit(found[found.push(child) - 1]!);
+  };
+  visit(pid);
+  return found;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** A POST whose body arrives in two parts: in flight from the first part until the second, `holdMs` later. */
+function slowCreate(child: Child, key: string, holdMs = 1_000) {
   const body = JSON.stringify({ email: 'in-flight@example.com' });
   const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
     const sent = request(`${child.url}/v1/consumer-cases`, {
@@ -114,7 +154,7 @@ function slowCreate(child: Child, key: string) {
     });
     sent.on('error', reject);
     sent.write(body.slice(0, 10));
-    setTimeout(() => sent.end(body.slice(10)), 1_000);
+    setTimeout(() => sent.end(body.slice(10)), holdMs);
   });
   return answer;
 }
@@ -161,14 +201,46 @@ describe('Ctrl-C in a terminal (SIGINT to the whole foreground process group)', 
     const child = await startChild(false);
     const key = (await createKeyThrough(child)).key;
     // Holds the graceful stop open, so the second signal arrives during it.
-    const inFlight = slowCreate(child, key).catch((error: Error) => error);
+    const inFlight = slowCreate(child, key, 5_000).catch((error: Error) => error);
     await new Promise((resolve) => setTimeout(resolve, 300));
     process.kill(-child.process.pid!, 'SIGINT');
-    await waitFor(async () => child.output.some((line) => line.includes('"msg":"shutting down"')), 'the graceful stop to begin', 10_000, 20);
+    await waitFor(async () => logged(child, 'shutting down'), 'the graceful stop to begin', 10_000, 20);
+    // A second press, not the same one relayed (signals within a second of the first are one press).
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
     process.kill(-child.process.pid!, 'SIGINT');
     expect(await child.exit).toEqual([130, null]);
     expect(child.output.some((line) => line.includes('"msg":"stopping at once"'))).toBe(true);
     await inFlight;
     await waitFor(async () => !(await postgresAnswers(child.databaseUrl!)), 'the embedded PostgreSQL to stop', 15_000, 100);
+  });
+});
+
+describe('Ctrl-C on `npm start`, the README\'s command', () => {
+  it('stops gracefully: the analysis in flight gets its answer, exit 0, nothing left running', async () => {
+    const child = await startChild(false, 'npm');
+    const key = (await createKeyThrough(child)).key;
+    const lines = Array.from({ length: 24 }, (_, i) => `Line ${i + 1} of a scanned page to read while the service stops`);
+    const stored = await upload(child.url, key, 'private', formWith([{ name: 'file', data: await textImage(lines, { width: 2400 }), filename: 'scan.png', type: 'image/png' }]));
+    expect(stored.status).toBe(201);
+    const analysis = fetch(`${child.url}/v1/document-analysis/analyze`, {
+      method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ fileKey: stored.body.fileKey }),
+    }).then(async (response) => ({ status: response.status, body: await response.json(), at: performance.now() }));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const family = [child.process.pid!, ...(await descendants(child.process.pid!))];
+    // What a terminal does: the signal goes to every process in the foreground group (npm's too).
+    process.kill(-child.process.pid!, 'SIGINT');
+    await waitFor(async () => logged(child, 'shutting down'), 'the graceful stop to begin', 10_000, 20);
+    const stopping = performance.now();
+    const answer = await analysis;
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(answer.body.data).toMatchObject({ status: 'SUCCEEDED', textContent: expect.stringContaining('scanned page') });
+    // It was still in flight when the stop began.
+    expect(answer.at).toBeGreaterThan(stopping);
+    expect(await child.exit).toEqual([0, null]);
+    expect(logged(child, 'stopping at once')).toBe(false);
+    expect(child.output.filter((line) => line.startsWith('{') && JSON.parse(line).level >= 50)).toEqual([]);
+    // npm, the service, its workers and its embedded PostgreSQL are all gone.
+    await waitFor(async () => family.every((pid) => !alive(pid)), 'every process of the service to end', 15_000, 100);
+    expect(await postgresAnswers(child.databaseUrl!)).toBe(false);
   });
 });

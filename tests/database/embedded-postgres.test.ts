@@ -33,15 +33,20 @@ async function processGroup(pid: number) {
 }
 
 describe('embedded PostgreSQL', () => {
-  it('creates the compliance database, runs in a process group of its own, and stops', async () => {
+  it('creates the compliance database, owned by a role that is not a superuser, runs in a process group of its own, and stops', async () => {
     const dataDir = await folder();
     const database = await startEmbeddedPostgres({ dataDir, port: await freePort(), ephemeral: false });
     running.push(database);
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
-    const { rows } = await client.query<{ name: string }>('SELECT current_database() AS name');
+    const { rows } = await client.query<{ name: string; role: string; rolsuper: boolean; rolbypassrls: boolean; owner: boolean }>(
+      `SELECT current_database() AS name, current_user AS role, rolsuper, rolbypassrls,
+              (SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = current_database()) = current_user AS owner
+         FROM pg_roles WHERE rolname = current_user`,
+    );
     await client.end();
-    expect(rows[0]!.name).toBe('compliance');
+    // The service connects as that role; the cluster's superuser sets it up.
+    expect(rows[0]).toEqual({ name: 'compliance', role: 'compliance', rolsuper: false, rolbypassrls: false, owner: true });
     const postmaster = Number((await readFile(join(dataDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
     expect(await processGroup(postmaster)).toBe(postmaster);
     expect(await processGroup(postmaster)).not.toBe(await processGroup(process.pid));

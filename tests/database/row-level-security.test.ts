@@ -119,6 +119,57 @@ describe('row-level security', () => {
   });
 });
 
+describe('the service\'s own role (the test run connects as the service does)', () => {
+  it('is neither a superuser nor exempt from row-level security, and owns the tables', async () => {
+    const { rows: [role] } = await client.query(
+      `SELECT rolsuper, rolbypassrls, (SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = 'consumer_cases'::regclass) = current_user AS owner
+         FROM pg_roles WHERE rolname = current_user`,
+    );
+    expect(role).toEqual({ rolsuper: false, rolbypassrls: false, owner: true });
+  });
+
+  it('is held by row-level security on every table that has it (FORCE), and reaches rows only through the system role\'s policy', async () => {
+    const { rows } = await client.query<{ table: string; forced: boolean; system: boolean }>(`
+      SELECT c.relname AS table, c.relforcerowsecurity AS forced,
+             EXISTS (SELECT 1 FROM pg_policy p WHERE p.polrelid = c.oid AND 'compliance_system'::regrole = ANY (p.polroles)) AS system
+        FROM pg_class c WHERE c.relkind = 'r' AND c.relnamespace = 'public'::regnamespace AND c.relrowsecurity ORDER BY 1`);
+    expect(rows.length).toBeGreaterThanOrEqual(15);
+    expect(rows.filter((r) => !r.forced || !r.system)).toEqual([]);
+    // Through its membership of compliance_system, which the tenant role never has.
+    const { rows: [membership] } = await client.query(
+      "SELECT pg_has_role(current_user, 'compliance_system', 'USAGE') AS service, pg_has_role('compliance_tenant', 'compliance_system', 'USAGE') AS tenant",
+    );
+    expect(membership).toEqual({ service: true, tenant: false });
+  });
+
+  it('sees no tenant rows without the system role, though it owns the tables', async () => {
+    const admin = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
+    await admin.connect();
+    try {
+      const owner = admin.escapeIdentifier((await client.query<{ name: string }>('SELECT current_user AS name')).rows[0]!.name);
+      const count = async (sql: string) => Number((await admin.query<{ count: string }>(sql, [orgA])).rows[0]!.count);
+      await admin.query('BEGIN');
+      try {
+        await admin.query(`SET LOCAL ROLE ${owner}`);
+        expect(await count('SELECT count(*) FROM consumer_cases WHERE organization_id = $1')).toBe(1);
+        await admin.query('RESET ROLE');
+        // Revoked for this transaction only (rolled back below).
+        await admin.query(`REVOKE compliance_system FROM ${owner}`);
+        await admin.query(`SET LOCAL ROLE ${owner}`);
+        expect(await count('SELECT count(*) FROM consumer_cases WHERE organization_id = $1')).toBe(0);
+        expect(await count('SELECT count(*) FROM files WHERE organization_id = $1')).toBe(0);
+        expect(await count('SELECT count(*) FROM tasks WHERE organization_id = $1')).toBe(0);
+        // Nor can it write them.
+        await expect(admin.query("UPDATE consumer_cases SET email = 'x@y.z' WHERE organization_id = $1", [orgA])).resolves.toMatchObject({ rowCount: 0 });
+      } finally {
+        await admin.query('ROLLBACK');
+      }
+    } finally {
+      await admin.end();
+    }
+  });
+});
+
 describe('migration runner', () => {
   it('is idempotent: a second run applies nothing', async () => {
     const result = await migrate(inject('databaseUrl'));

@@ -22,7 +22,8 @@ export async function readCatalog(databaseUrl: string) {
           array(SELECT a.attname::text FROM unnest(ix.indkey::int2[]) WITH ORDINALITY k(attnum, ord)
                 JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum ORDER BY k.ord) AS columns,
           array(SELECT (o & 1) = 1 FROM unnest(ix.indoption::int2[]) WITH ORDINALITY x(o, ord) ORDER BY x.ord) AS descending,
-          array(SELECT CASE WHEN oc.opcdefault THEN NULL ELSE oc.opcname::text END
+          -- Default classes unnamed, except outside btree (the schema spells btree_gist's gist_uuid_ops out).
+          array(SELECT CASE WHEN oc.opcdefault AND am.amname = 'btree' THEN NULL ELSE oc.opcname::text END
                 FROM unnest(ix.indclass::oid[]) WITH ORDINALITY c(opc, ord) JOIN pg_opclass oc ON oc.oid = c.opc ORDER BY c.ord) AS opclasses
         FROM pg_index ix
         JOIN pg_class i ON i.oid = ix.indexrelid

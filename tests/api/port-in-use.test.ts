@@ -1,0 +1,102 @@
+// A port the service needs is taken: it says so in one line naming the
+// setting and the port (no EADDRINUSE stack), exits non-zero, and leaves
+// nothing running. The service is started as `npm start` starts it.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { postgresAnswers } from '../../src/db/embedded.ts';
+import { EMBEDDED_CREDENTIALS } from '../../src/storage/embedded-s3.ts';
+import { TEST_BUCKET } from '../setup/servers.ts';
+import { freePort } from '../helpers/ports.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const folders: string[] = [];
+const held: Server[] = [];
+
+afterAll(async () => {
+  for (const server of held) server.close();
+  for (const folder of folders) await rm(folder, { recursive: true, force: true });
+});
+
+/** A loopback port something else listens on. */
+async function takenPort() {
+  const server = createServer();
+  held.push(server);
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return (server.address() as { port: number }).port;
+}
+
+const EXTERNAL_DATABASE = () => ({ DATABASE_URL: inject('databaseUrl') });
+const EXTERNAL_S3 = () => ({
+  S3_ENDPOINT: inject('s3Endpoint'), S3_BUCKET: TEST_BUCKET,
+  S3_ACCESS_KEY_ID: EMBEDDED_CREDENTIALS.accessKeyId, S3_SECRET_ACCESS_KEY: EMBEDDED_CREDENTIALS.secretAccessKey,
+});
+
+/** Starts the service with `settings` and waits for it to exit: its exit code and output lines. */
+async function start(settings: Record<string, string | undefined>) {
+  const dataDir = await mkdtemp(join(tmpdir(), 'port-in-use-'));
+  folders.push(dataDir);
+  // Run as root, the embedded PostgreSQL runs as its own user, which must reach its folder.
+  await chmod(dataDir, 0o755);
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: String(await freePort()), DATA_DIR: dataDir,
+      WATCHLIST_SOURCES: '[]', WATCHLIST_REFRESH_CRON: 'off', ADVERSE_MEDIA_PROVIDER: 'off', DOCUMENT_ANALYSIS_ENGINE: 'local',
+      DATABASE_URL: undefined, S3_ENDPOINT: undefined, EMBEDDED_PG_PORT: String(await freePort()), EMBEDDED_S3_PORT: '0',
+      ...settings,
+    },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, lines: output.split('\n').filter(Boolean), dataDir };
+}
+
+function expectOneLineHint(lines: string[], setting: string, port: number) {
+  const problems = lines.filter((line) => !line.startsWith('{') || JSON.parse(line).level >= 50);
+  // The hint, and nothing else: no stack, no raw EADDRINUSE.
+  expect(problems).toHaveLength(1);
+  expect(JSON.parse(problems[0]!)).toMatchObject({
+    level: 60, setting, port, msg: `Port ${port} is already in use (${setting}): stop what listens there, or set ${setting} to a free port`,
+  });
+}
+
+describe('a port in use at start', () => {
+  it('PORT: one line naming it, exit 1', async () => {
+    const port = await takenPort();
+    const { code, lines } = await start({ ...EXTERNAL_DATABASE(), ...EXTERNAL_S3(), PORT: String(port) });
+    expect(code).toBe(1);
+    expectOneLineHint(lines, 'PORT', port);
+  });
+
+  it('EMBEDDED_S3_PORT: one line naming it, exit 1', async () => {
+    const port = await takenPort();
+    const { code, lines } = await start({ ...EXTERNAL_DATABASE(), EMBEDDED_S3_PORT: String(port) });
+    expect(code).toBe(1);
+    expectOneLineHint(lines, 'EMBEDDED_S3_PORT', port);
+  });
+
+  it('EMBEDDED_PG_PORT: one line naming it, exit 1', async () => {
+    const port = await takenPort();
+    const { code, lines } = await start({ EMBEDDED_PG_PORT: String(port) });
+    expect(code).toBe(1);
+    expectOneLineHint(lines, 'EMBEDDED_PG_PORT', port);
+  });
+
+  it('PORT, with the embedded PostgreSQL already started: it is stopped again', async () => {
+    const port = await takenPort();
+    const databasePort = await freePort();
+    const { code, lines } = await start({ PORT: String(port), EMBEDDED_PG_PORT: String(databasePort) });
+    expect(code).toBe(1);
+    expectOneLineHint(lines, 'PORT', port);
+    expect(await postgresAnswers(`postgresql://postgres:postgres@127.0.0.1:${databasePort}/postgres`)).toBe(false);
+  });
+});
