@@ -159,7 +159,18 @@ const EnvSchema = z.object({
   /** OCR of the local engine. `auto`: the `tesseract` program when installed with English data, else tesseract.js. */
   OCR_ENGINE: z.enum(['auto', 'tesseract', 'tesseract.js']).default('auto'),
   ANALYSIS_MAX_PAGES: z.coerce.number().int().min(1).default(30),
+  /** Largest image, image in a PDF or rendered PDF page (a larger page is rendered at a lower resolution, down to 100 dpi). */
   ANALYSIS_MAX_MEGAPIXELS: z.coerce.number().min(0.1).default(40),
+  /** How far a file's compressed data (PDF streams, PNG data, TIFF strips) may expand, in all (422 past it). */
+  ANALYSIS_MAX_DECOMPRESSED_MB: z.coerce.number().int().min(1).default(256),
+  /** Local-engine processes per instance: analyses that run at once. */
+  ANALYSIS_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
+  /** Of those, how many one organization may use at once; unset: all but one (the rest stay free for others). */
+  ANALYSIS_WORKERS_PER_ORGANIZATION: z.coerce.number().int().min(1).max(64).optional(),
+  /** Synchronous analyses of one organization that may wait for a worker on an instance; past it 429. */
+  ANALYSIS_MAX_WAITING_PER_ORGANIZATION: z.coerce.number().int().min(0).default(4),
+  /** Memory one engine process may take for an analysis beyond its start-up size; past it only that analysis fails (422). */
+  ANALYSIS_WORKER_MEMORY_MB: z.coerce.number().int().min(64).default(1536),
   /** How long analyze-async waits for its job before answering 202. */
   ANALYSIS_WAIT_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
   /** Longest one local analysis may run before its engine process is killed (422). */

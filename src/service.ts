@@ -84,6 +84,7 @@ export async function startService(config: Config, logger = createLogger(config.
   const analysis = new AnalysisService({
     db, store: storage.store, files, logger,
     engine,
+    slots: { size: config.ANALYSIS_WORKERS, perOrganization: config.ANALYSIS_WORKERS_PER_ORGANIZATION, maxWaitingPerOrganization: config.ANALYSIS_MAX_WAITING_PER_ORGANIZATION },
     waitTimeoutMs: config.ANALYSIS_WAIT_TIMEOUT_MS,
     jobExpireSeconds: config.ANALYSIS_JOB_EXPIRE_SECONDS,
     // Past every retry of a queued one (expiry, maintenance, delay) with room to spare.

@@ -5,11 +5,13 @@ import { forOrganization, type TenantDatabase } from '../db/tenant.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { FileService } from '../files/file-service.ts';
 import type { AnalysisKind } from '../generated/prisma/enums.ts';
+import { type FairWorker, sendFair, workFair } from '../jobs/fair-queue.ts';
 import { type JobQueue, scheduleJob } from '../jobs/queue.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
 import type { Block } from './blocks.ts';
 import type { AnalysisEngine } from './engines/engine.ts';
 import type { IdentityResult } from './identity.ts';
+import { FairSlots } from './fair-slots.ts';
 import { deriveViews } from './views.ts';
 
 export const ANALYSIS_QUEUE = 'document-analysis';
@@ -35,6 +37,12 @@ export interface AnalysisServiceOptions {
    * used up its retries). The sweep records it as FAILED.
    */
   abandonedAfterSeconds?: number;
+  /**
+   * Analyses this instance runs at once (the local engine's processes), how
+   * many of them one organization may hold (the rest stay free for others),
+   * and how many synchronous ones of one organization may wait for a slot.
+   */
+  slots?: { size: number; perOrganization?: number; maxWaitingPerOrganization?: number };
 }
 
 const ABANDONED_SWEEP_QUEUE = 'analysis-abandoned-sweep';
@@ -45,16 +53,28 @@ const ABANDONED_SWEEP_QUEUE = 'analysis-abandoned-sweep';
  */
 export class AnalysisService {
   private queue: JobQueue | undefined;
+  private worker: FairWorker | undefined;
+  /** Synchronous analyses and queued jobs alike run in these, in turn per organization. */
+  readonly slots: FairSlots;
 
-  constructor(private readonly options: AnalysisServiceOptions) {}
+  constructor(private readonly options: AnalysisServiceOptions) {
+    // By default one organization may hold all slots but one, so that another's analysis finds one free.
+    const { size = 1, perOrganization = Math.max(1, size - 1), maxWaitingPerOrganization } = options.slots ?? {};
+    this.slots = new FairSlots({ size, perGroup: Math.min(size, perOrganization), maxWaitingPerGroup: maxWaitingPerOrganization });
+  }
 
-  /** Registers the queue worker; every instance works the shared queue. */
+  /** Registers the queue worker; every instance works the shared queue, taking jobs in turn per organization. */
   async attach(queue: JobQueue) {
     this.queue = queue;
     await queue.createQueue(ANALYSIS_QUEUE);
-    await queue.process<AnalysisJob>(ANALYSIS_QUEUE, { pollingIntervalSeconds: 0.5 }, async (job) => {
-      await this.runJob(job.data, job.retryCount >= job.retryLimit);
-    });
+    this.worker = workFair<AnalysisJob & { [field: string]: unknown }>(
+      queue,
+      ANALYSIS_QUEUE,
+      { groupField: 'organizationId', slots: this.slots, pollingIntervalMs: 500, logger: this.options.logger },
+      async (job, signal) => {
+        await this.runJob(job.data, job.retryCount >= job.retryLimit, signal);
+      },
+    );
     await scheduleJob(queue, ABANDONED_SWEEP_QUEUE, '*/5 * * * *', () => this.failAbandoned());
   }
 
@@ -70,13 +90,23 @@ export class AnalysisService {
     return count;
   }
 
-  /** Analyzes now and returns the finished record (a failure is recorded, then thrown). */
-  async analyzeNow(db: TenantDatabase, organizationId: string, fileKey: string, kind: AnalysisKind) {
+  /**
+   * Analyzes now, once the organization's turn for a slot comes, and returns
+   * the finished record (a failure is recorded, then thrown). With
+   * `refuseWhenBusy` (requests), too many of the organization's analyses
+   * waiting already is a 429 that records nothing.
+   */
+  async analyzeNow(db: TenantDatabase, organizationId: string, fileKey: string, kind: AnalysisKind, options: { refuseWhenBusy?: boolean } = {}) {
     const file = await this.options.files.find(db, organizationId, fileKey);
-    const analysis = await db.documentAnalysis.create({
-      data: { organizationId, fileId: file.id, kind, status: 'RUNNING', startedAt: new Date() },
-    });
-    return this.execute(db, analysis.id, file.key, file.contentType, false, kind === 'IDENTITY');
+    const release = await this.slots.acquire(organizationId, { refuseWhenFull: options.refuseWhenBusy });
+    try {
+      const analysis = await db.documentAnalysis.create({
+        data: { organizationId, fileId: file.id, kind, status: 'RUNNING', startedAt: new Date() },
+      });
+      return await this.execute(db, analysis.id, file.key, file.contentType, false, kind === 'IDENTITY');
+    } finally {
+      release();
+    }
   }
 
   /** Queues an analysis and returns its record (its id is the job id). */
@@ -84,11 +114,12 @@ export class AnalysisService {
     if (!this.queue) throw new AppError('SERVICE_UNAVAILABLE', 'The job queue is not running');
     const file = await this.options.files.find(db, organizationId, fileKey);
     const analysis = await db.documentAnalysis.create({ data: { organizationId, fileId: file.id, kind: 'DOCUMENT' } });
-    await this.queue.send(ANALYSIS_QUEUE, { analysisId: analysis.id, organizationId } satisfies AnalysisJob, {
+    await sendFair(this.queue, ANALYSIS_QUEUE, { analysisId: analysis.id, organizationId } satisfies AnalysisJob, 'organizationId', {
       retryLimit: 2,
       retryDelay: 5,
       expireInSeconds: this.options.jobExpireSeconds ?? 15 * 60,
     });
+    this.worker?.notify();
     return analysis;
   }
 
@@ -102,22 +133,23 @@ export class AnalysisService {
     }
   }
 
-  private async runJob({ analysisId, organizationId }: AnalysisJob, lastAttempt: boolean) {
+  private async runJob({ analysisId, organizationId }: AnalysisJob, lastAttempt: boolean, signal?: AbortSignal) {
     const db = forOrganization(this.options.db, organizationId, { actor: 'document analysis' });
     const analysis = await db.documentAnalysis.findUnique({ where: { id: analysisId }, include: { file: true } });
     // Gone (file deleted) or already finished by an earlier attempt: nothing to do.
     if (!analysis || analysis.status === 'SUCCEEDED' || analysis.status === 'FAILED') return;
     await db.documentAnalysis.update({ where: { id: analysisId }, data: { status: 'RUNNING', startedAt: new Date() } });
     try {
-      await this.execute(db, analysisId, analysis.file.key, analysis.file.contentType, !lastAttempt);
+      // Handed back at shutdown (signal aborted): another instance runs it again, so it is not over.
+      await this.execute(db, analysisId, analysis.file.key, analysis.file.contentType, !lastAttempt || Boolean(signal?.aborted), false, signal);
     } catch (error) {
       // Client-side problems (corrupt file, limits) are final; others retry.
-      if (!(error instanceof AppError)) throw error;
+      if (!isFileProblem(error)) throw error;
     }
   }
 
   /** Runs the engine and records the outcome; `retryable` failures go back to QUEUED for the queue's retry. */
-  private async execute(db: TenantDatabase, id: string, key: string, contentType: string, retryable = false, identity = false) {
+  private async execute(db: TenantDatabase, id: string, key: string, contentType: string, retryable = false, identity = false, signal?: AbortSignal) {
     try {
       const object = await this.options.store.get(key);
       if (!object) throw notFound(`File ${key} not found`);
@@ -144,7 +176,7 @@ export class AnalysisService {
     } catch (error) {
       const message = error instanceof AppError ? error.message : 'The analysis failed unexpectedly';
       if (!(error instanceof AppError)) this.options.logger.error({ err: error, analysisId: id }, 'analysis failed');
-      const final = error instanceof AppError || !retryable;
+      const final = (isFileProblem(error) && !signal?.aborted) || !(retryable || signal?.aborted);
       await db.documentAnalysis.update({
         where: { id },
         data: final ? { status: 'FAILED', error: message, completedAt: new Date() } : { status: 'QUEUED', error: message },
@@ -153,6 +185,9 @@ export class AnalysisService {
     }
   }
 }
+
+/** A failure the file (or the client) caused: final, whereas the engine stopping or crashing is worth another try. */
+const isFileProblem = (error: unknown) => error instanceof AppError && error.status < 500;
 
 async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];

@@ -21,6 +21,7 @@ interface RunningJob {
 export class JobQueue extends PgBoss {
   readonly #running = new Map<string, RunningJob>();
   readonly #queues = new Set<string>();
+  readonly #stopTaking = new Set<() => Promise<void>>();
 
   constructor(
     options: Omit<PgBoss.ConstructorOptions, 'db' | 'schema'>,
@@ -39,17 +40,34 @@ export class JobQueue extends PgBoss {
   ): Promise<string> {
     this.#queues.add(name);
     return this.work<T>(name, { ...options, batchSize: 1, includeMetadata: true }, async ([job]) => {
-      if (!job) return;
-      const controller = new AbortController();
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      this.#running.set(job.id, { queue: name, controller, release });
-      try {
-        await Promise.race([handler(job, controller.signal), released]);
-      } finally {
-        this.#running.delete(job.id);
-      }
+      if (job) await this.runTracked(name, job, handler);
     });
+  }
+
+  /**
+   * Runs the handler of a job this instance took, tracked so that a
+   * shutdown can hand it back (`stopGracefully`): 'released' when it was.
+   * `process` runs its jobs through here; so can a worker that fetches its own.
+   */
+  async runTracked<T extends object>(
+    name: string,
+    job: { id: string } & T,
+    handler: (job: T, signal: AbortSignal) => Promise<void>,
+  ): Promise<'done' | 'released'> {
+    const controller = new AbortController();
+    let release!: () => void;
+    const released = new Promise<'released'>((resolve) => (release = () => resolve('released')));
+    this.#running.set(job.id, { queue: name, controller, release });
+    try {
+      return await Promise.race([handler(job, controller.signal).then(() => 'done' as const), released]);
+    } finally {
+      this.#running.delete(job.id);
+    }
+  }
+
+  /** Registers how a worker that fetches its own jobs stops taking them; `stopGracefully` calls it first. */
+  onStopTaking(stop: () => Promise<void>) {
+    this.#stopTaking.add(stop);
   }
 
   /**
@@ -59,7 +77,7 @@ export class JobQueue extends PgBoss {
    * to stop; every job is written to be safe to run again).
    */
   async stopGracefully(graceMs: number, logger: Logger) {
-    await Promise.all([...this.#queues].map((name) => this.offWork(name)));
+    await Promise.all([...[...this.#queues].map((name) => this.offWork(name)), ...[...this.#stopTaking].map((stop) => stop())]);
     const deadline = Date.now() + graceMs;
     while (this.#running.size && Date.now() < deadline) await delay(50);
     const unfinished = [...this.#running.entries()];

@@ -127,7 +127,7 @@ builder.prismaObjectField(StoredFile, 'analyses', (t) =>
 const analyzeNow =
   (kind: AnalysisKind) =>
   async (query: object, _root: unknown, args: { fileKey: string }, { db, analysis, apiKey }: Context) => {
-    const { id } = await analysis.analyzeNow(db, apiKey.organizationId, args.fileKey, kind);
+    const { id } = await analysis.analyzeNow(db, apiKey.organizationId, args.fileKey, kind, { refuseWhenBusy: true });
     return db.documentAnalysis.findUniqueOrThrow({ ...query, where: { id } });
   };
 

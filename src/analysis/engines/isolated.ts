@@ -1,91 +1,94 @@
-import { type ChildProcess, fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
-import { AppError, type ErrorCode } from '../../errors.ts';
-import type { Block } from '../blocks.ts';
-import type { IdentityResult } from '../identity.ts';
+import { AppError } from '../../errors.ts';
 import type { AnalysisEngine, EngineInput } from './engine.ts';
+import { type EngineRequest, type EngineResult, EngineProcess, RequestNotStarted } from './engine-process.ts';
 import type { LocalEngineOptions } from './local.ts';
 import type { OcrBackendName } from './ocr/backend.ts';
 
-const WORKER = fileURLToPath(new URL('./local-worker.ts', import.meta.url));
+/** Processes a request may lose before it begins (they died as they started) until the engine gives up on it. */
+const MAX_LOST = 3;
 
-interface Pending {
-  resolve(value: { blocks?: Block[]; identity?: IdentityResult }): void;
+interface Waiting {
+  request: EngineRequest;
+  /** Processes that ended before beginning it. */
+  lost: number;
+  resolve(result: EngineResult): void;
   reject(error: Error): void;
-  timer: NodeJS.Timeout;
 }
 
-/**
- * The local engine in a child process: one analysis at a time per child,
- * a time limit per analysis, and a fresh child after a crash or a timeout.
- * The server itself never runs OCR or PDF rendering.
- */
-export function isolatedLocalEngine(options: {
+export interface IsolatedEngineOptions {
   engine: LocalEngineOptions;
   timeoutMs: number;
   logger: Logger;
-}): AnalysisEngine & { stop(): Promise<void>; readonly pid: number | undefined; readonly ocr: OcrBackendName } {
-  let child: ChildProcess | undefined;
-  let nextId = 1;
-  const pending = new Map<number, Pending>();
-  let queue: Promise<unknown> = Promise.resolve();
+  /** Engine processes: analyses that run at once. */
+  processes?: number;
+  /** Memory each process may take for an analysis (see EngineProcess). */
+  memoryLimitMb?: number;
+}
 
-  function failAll(error: Error) {
-    for (const [id, entry] of pending) {
-      clearTimeout(entry.timer);
-      entry.reject(error);
-      pending.delete(id);
+export type IsolatedEngine = AnalysisEngine & {
+  stop(): Promise<void>;
+  /** The engine processes' pids (diagnostics, tests). */
+  readonly pids: number[];
+  readonly ocr: OcrBackendName;
+};
+
+/**
+ * The local engine in child processes: one analysis at a time per process,
+ * a time and a memory limit per analysis, and a fresh process after a
+ * crash or a timeout. A process that dies fails only the analysis it was
+ * running; one handed to it that had not begun goes to another process.
+ * The server itself never runs OCR or PDF rendering. Which analysis runs
+ * next is decided before (AnalysisService's fair slots); here they are
+ * taken in turn.
+ */
+export function isolatedLocalEngine(options: IsolatedEngineOptions): IsolatedEngine {
+  const size = options.processes ?? 1;
+  const processes: EngineProcess[] = [];
+  const waiting: Waiting[] = [];
+  let stopping = false;
+
+  function idleProcess(): EngineProcess | undefined {
+    for (let i = processes.length - 1; i >= 0; i--) if (!processes[i]!.usable && !processes[i]!.busy) processes.splice(i, 1);
+    const idle = processes.find((p) => p.usable && !p.busy);
+    if (idle || processes.length >= size) return idle;
+    const started = new EngineProcess({ timeoutMs: options.timeoutMs, memoryLimitMb: options.memoryLimitMb ?? 0, logger: options.logger });
+    processes.push(started);
+    return started;
+  }
+
+  function dispatch() {
+    while (waiting.length && !stopping) {
+      const process = idleProcess();
+      if (!process) return;
+      const next = waiting.shift()!;
+      process.run(next.request).then(next.resolve, (error: Error) => {
+        if (error instanceof RequestNotStarted && ++next.lost < MAX_LOST) {
+          // Nothing of it ran: the next process takes it.
+          waiting.unshift(next);
+        } else if (error instanceof RequestNotStarted) {
+          options.logger.error({ err: error }, 'analysis engine processes end as they start');
+          next.reject(new AppError('SERVICE_UNAVAILABLE', 'The analysis engine could not start; try again later'));
+        } else {
+          next.reject(error);
+        }
+      }).finally(dispatch);
     }
   }
 
-  function start(): ChildProcess {
-    const process = fork(WORKER, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
-    process.on('message', (message: { id: number; ok: boolean; blocks?: Block[]; identity?: IdentityResult; error?: { code: string; message: string } }) => {
-      const entry = pending.get(message.id);
-      if (!entry) return;
-      pending.delete(message.id);
-      clearTimeout(entry.timer);
-      if (message.ok) entry.resolve(message);
-      else if (message.error?.code === 'INTERNAL_SERVER_ERROR') entry.reject(new Error(message.error.message));
-      else entry.reject(new AppError((message.error?.code ?? 'UNPROCESSABLE') as ErrorCode, message.error?.message ?? 'Analysis failed'));
+  function run(kind: EngineRequest['kind'], input: EngineInput): Promise<EngineResult> {
+    if (stopping) return Promise.reject(new AppError('SERVICE_UNAVAILABLE', 'The analysis engine is stopping'));
+    return new Promise((resolve, reject) => {
+      waiting.push({ request: { kind, data: input.data, contentType: input.contentType, options: options.engine }, lost: 0, resolve, reject });
+      dispatch();
     });
-    process.on('exit', (code, signal) => {
-      if (child === process) child = undefined;
-      if (pending.size) {
-        options.logger.error({ code, signal }, 'analysis engine process died');
-        failAll(new AppError('UNPROCESSABLE', 'file: the analysis engine failed on this file'));
-      }
-    });
-    return process;
-  }
-
-  function run(kind: 'analyze' | 'identify', input: EngineInput) {
-    // One analysis at a time: OCR already uses a whole core.
-    const result = queue.then(
-      () =>
-        new Promise<{ blocks?: Block[]; identity?: IdentityResult }>((resolve, reject) => {
-          child ??= start();
-          const id = nextId++;
-          const timer = setTimeout(() => {
-            pending.delete(id);
-            reject(new AppError('UNPROCESSABLE', `file: the analysis took longer than ${options.timeoutMs / 1000} s`));
-            child?.kill('SIGKILL');
-          }, options.timeoutMs);
-          pending.set(id, { resolve, reject, timer });
-          child.send({ id, kind, data: input.data.toString('base64'), contentType: input.contentType, options: options.engine });
-        }),
-    );
-    queue = result.catch(() => {});
-    return result;
   }
 
   return {
     name: 'local',
     ocr: options.engine.ocr,
-    /** The engine process's pid, if one is running (diagnostics, tests). */
-    get pid() {
-      return child?.pid;
+    get pids() {
+      return processes.filter((p) => p.usable && p.pid !== undefined).map((p) => p.pid!);
     },
     analyze: async (input) => (await run('analyze', input)).blocks ?? [],
     identify: async (input) => {
@@ -93,10 +96,11 @@ export function isolatedLocalEngine(options: {
       if (!identity) throw new AppError('UNPROCESSABLE', 'file: no identity fields found');
       return identity;
     },
+    /** Fails what has not begun, ends the processes (and what they run) and waits until they have exited. */
     stop: async () => {
-      failAll(new AppError('SERVICE_UNAVAILABLE', 'The analysis engine is stopping'));
-      child?.kill('SIGTERM');
-      child = undefined;
+      stopping = true;
+      for (const entry of waiting.splice(0)) entry.reject(new AppError('SERVICE_UNAVAILABLE', 'The analysis engine is stopping'));
+      await Promise.all(processes.splice(0).map((p) => p.stop()));
     },
   };
 }

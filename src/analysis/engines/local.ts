@@ -5,7 +5,9 @@ import { identityFromBlocks, identityFromLines, type IdentityResult, mrzZone } f
 import { addLayoutBlocks, type PageRules } from '../layout.ts';
 import type { OcrBackendName } from './ocr/backend.ts';
 import { ocrBackend, type ReadImage, recognizeImage } from './ocr/recognize.ts';
+import { DecompressionBudget, DEFAULT_MAX_DECOMPRESSED_BYTES } from './decompression.ts';
 import { openPdf, pageText, renderPage } from './pdf.ts';
+import { checkPdfStreams } from './pdf-streams.ts';
 import { pageRules, type Rule } from './pdf-rules.ts';
 import { imagePages, type RasterLimits } from './raster.ts';
 
@@ -85,7 +87,7 @@ async function readPages(data: Buffer, contentType: string, options: LocalEngine
     throw unprocessable('file: HEIC/HEIF images cannot be analyzed by the local engine; convert to JPEG or PNG');
   }
   const pages: ReadImage[] = [];
-  for (const image of imagePages(data, contentType, options)) {
+  for (const image of await imagePages(data, contentType, options)) {
     try {
       pages.push(await recognizeImage(image, ocrBackend(options.ocr)));
     } catch (error) {
@@ -96,9 +98,10 @@ async function readPages(data: Buffer, contentType: string, options: LocalEngine
 }
 
 async function pdfPages(data: Buffer, options: LocalEngineOptions): Promise<AnalysedPage[]> {
+  await checkPdfStreams(data, new DecompressionBudget(options.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED_BYTES, 'PDF'), options.maxMegapixels);
   let pdf: Awaited<ReturnType<typeof openPdf>>;
   try {
-    pdf = await openPdf(data);
+    pdf = await openPdf(data, options.maxMegapixels);
   } catch (error) {
     throw unprocessable(`file: the PDF could not be read (${(error as Error).message})`);
   }
@@ -110,7 +113,7 @@ async function pdfPages(data: Buffer, options: LocalEngineOptions): Promise<Anal
     for (let number = 1; number <= pdf.numPages; number++) {
       const text = await pageText(pdf, number);
       // No text layer: a scanned page, rendered and read by OCR.
-      pages.push(text ? { page: text, rules: await pageRules(pdf, number) } : await recognizeImage(await renderPage(pdf, number, OCR_DPI), ocrBackend(options.ocr)));
+      pages.push(text ? { page: text, rules: await pageRules(pdf, number) } : await recognizeImage(await renderPage(pdf, number, OCR_DPI, options.maxMegapixels), ocrBackend(options.ocr)));
     }
     return pages;
   } finally {

@@ -1,4 +1,5 @@
 import { createCanvas } from '@napi-rs/canvas';
+import { AppError } from '../../errors.ts';
 import { getDocument } from './pdfjs.ts';
 import type { RecognizedPage, RecognizedWord } from '../blocks.ts';
 
@@ -10,8 +11,10 @@ interface TextItem {
   hasEOL: boolean;
 }
 
-export async function openPdf(data: Buffer) {
-  return getDocument({ data: new Uint8Array(data), useSystemFonts: false, isEvalSupported: false, verbosity: 0 }).promise;
+/** Opens a PDF; images over `maxMegapixels` are left out of rendering (checkPdfStreams refuses those it can see first). */
+export async function openPdf(data: Buffer, maxMegapixels = 40) {
+  const maxImageSize = Math.floor(maxMegapixels * 1e6);
+  return getDocument({ data: new Uint8Array(data), useSystemFonts: false, isEvalSupported: false, verbosity: 0, maxImageSize }).promise;
 }
 
 export type PdfDocument = Awaited<ReturnType<typeof openPdf>>;
@@ -61,10 +64,33 @@ export async function pageText(pdf: PdfDocument, pageNumber: number): Promise<Re
   return { width: viewport.width, height: viewport.height, lines };
 }
 
-/** A page rendered to PNG at `dpi`, for OCR of scanned pages. */
-export async function renderPage(pdf: PdfDocument, pageNumber: number, dpi: number): Promise<Buffer> {
+/** The lowest resolution a page is rendered at for OCR: below it, body text is too small to read. */
+export const MIN_OCR_DPI = 100;
+
+/**
+ * The resolution a page is rendered at: `dpi`, or less for a page so large
+ * that it would exceed `maxMegapixels` (a poster-sized page at 300 dpi is
+ * hundreds of megapixels). A page that would exceed the limit even at
+ * MIN_OCR_DPI is refused.
+ */
+export function renderDpi(widthPt: number, heightPt: number, dpi: number, maxMegapixels: number): number {
+  const megapixelsAt = (at: number) => (widthPt * at / 72) * (heightPt * at / 72) / 1e6;
+  if (megapixelsAt(dpi) <= maxMegapixels) return dpi;
+  const fitting = Math.floor(dpi * Math.sqrt(maxMegapixels / megapixelsAt(dpi)));
+  if (fitting < MIN_OCR_DPI) {
+    throw new AppError(
+      'UNPROCESSABLE',
+      `file: a page of ${Math.round(widthPt)} x ${Math.round(heightPt)} pt is ${megapixelsAt(MIN_OCR_DPI).toFixed(1)} megapixels even at ${MIN_OCR_DPI} dpi; the limit is ${maxMegapixels} megapixels`,
+    );
+  }
+  return fitting;
+}
+
+/** A page rendered to PNG at `dpi`, or lower to stay within `maxMegapixels` (see renderDpi), for OCR of scanned pages. */
+export async function renderPage(pdf: PdfDocument, pageNumber: number, dpi: number, maxMegapixels: number): Promise<Buffer> {
   const page = await pdf.getPage(pageNumber);
-  const viewport = page.getViewport({ scale: dpi / 72 });
+  const size = page.getViewport({ scale: 1 });
+  const viewport = page.getViewport({ scale: renderDpi(size.width, size.height, dpi, maxMegapixels) / 72 });
   const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
   const context = canvas.getContext('2d');
   context.fillStyle = 'white';

@@ -2,6 +2,7 @@ import { createCanvas, type Image, loadImage } from '@napi-rs/canvas';
 import { imageSize } from 'image-size';
 import UTIF from 'utif2';
 import { AppError } from '../../errors.ts';
+import { DecompressionBudget, DEFAULT_MAX_DECOMPRESSED_BYTES } from './decompression.ts';
 import type { PixelRectangle, QuarterTurn } from './ocr/backend.ts';
 
 const unprocessable = (message: string) => new AppError('UNPROCESSABLE', message);
@@ -9,14 +10,17 @@ const unprocessable = (message: string) => new AppError('UNPROCESSABLE', message
 export interface RasterLimits {
   maxPages: number;
   maxMegapixels: number;
+  /** How far a file's compressed data may expand (see DecompressionBudget); default DEFAULT_MAX_DECOMPRESSED_BYTES. */
+  maxDecompressedBytes?: number;
 }
 
 /**
  * The pages of an image file as images the OCR programs read: TIFF pages
  * (faxes and scanners write multi-page TIFF) decoded to PNG, anything else
- * as it is. Page-count and pixel limits are checked before decoding.
+ * as it is. Page-count, pixel and decompression limits are checked before decoding.
  */
-export function imagePages(data: Buffer, contentType: string, limits: RasterLimits): Buffer[] {
+export async function imagePages(data: Buffer, contentType: string, limits: RasterLimits): Promise<Buffer[]> {
+  const budget = new DecompressionBudget(limits.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED_BYTES, 'image');
   if (contentType !== 'image/tiff') {
     let size;
     try {
@@ -25,6 +29,8 @@ export function imagePages(data: Buffer, contentType: string, limits: RasterLimi
       throw unprocessable('file: the image is corrupt or truncated');
     }
     checkPixels(size.width ?? 0, size.height ?? 0, limits);
+    // Decoders stop at the pixels the header declares, but inflate all of a PNG's data on the way.
+    if (size.type === 'png') await budget.measure(pngImageData(data));
     return [data];
   }
   let pages: UTIF.IFD[];
@@ -36,8 +42,13 @@ export function imagePages(data: Buffer, contentType: string, limits: RasterLimi
   }
   if (pages.length === 0) throw unprocessable('file: the TIFF image has no pages');
   if (pages.length > limits.maxPages) throw unprocessable(`file: the TIFF image has ${pages.length} pages; the limit is ${limits.maxPages}`);
+  for (const ifd of pages) {
+    checkPixels(tag(ifd, 't256'), tag(ifd, 't257'), limits);
+    // A tile is decoded into a buffer of its own declared size.
+    if (ifd.t322) checkPixels(tag(ifd, 't322'), tag(ifd, 't323'), limits);
+    await measureDeflateStrips(data, ifd, budget);
+  }
   return pages.map((ifd) => {
-    checkPixels(Number((ifd.t256 as number[])?.[0] ?? 0), Number((ifd.t257 as number[])?.[0] ?? 0), limits);
     try {
       UTIF.decodeImage(data, ifd);
       const rgba = UTIF.toRGBA8(ifd);
@@ -51,6 +62,37 @@ export function imagePages(data: Buffer, contentType: string, limits: RasterLimi
       throw unprocessable('file: a page of the TIFF image could not be decoded');
     }
   });
+}
+
+const tag = (ifd: UTIF.IFD, name: string) => Number((ifd[name] as number[] | undefined)?.[0] ?? 0);
+
+/** The zlib stream of a PNG: its IDAT chunks' data, in order. */
+function pngImageData(png: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  for (let at = 8; at + 8 <= png.length; ) {
+    const length = png.readUInt32BE(at);
+    if (png.toString('latin1', at + 4, at + 8) === 'IDAT') parts.push(png.subarray(at + 8, at + 8 + length));
+    at += 12 + length;
+  }
+  return Buffer.concat(parts);
+}
+
+/**
+ * Deflate strips and tiles of a TIFF page, measured as UTIF will inflate
+ * them (in full, whatever the page's size): bare deflate after the 2-byte header.
+ */
+async function measureDeflateStrips(data: Buffer, ifd: UTIF.IFD, budget: DecompressionBudget) {
+  const compression = tag(ifd, 't259');
+  if (compression !== 8 && compression !== 32946) return;
+  const tiled = Boolean(ifd.t322);
+  const offsets = (ifd[tiled ? 't324' : 't273'] ?? ifd.t273 ?? []) as number[];
+  const counts = (ifd[tiled ? 't325' : 't279'] ?? ifd.t279 ?? []) as number[];
+  for (let i = 0; i < offsets.length; i++) {
+    const offset = Number(offsets[i]);
+    const length = Number(counts[i] ?? 0);
+    if (!(offset >= 0 && length > 6 && offset + length <= data.length)) continue;
+    await budget.measure(data.subarray(offset + 2, offset + length - 4), true);
+  }
 }
 
 function checkPixels(width: number, height: number, limits: RasterLimits) {

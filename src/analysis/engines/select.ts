@@ -13,8 +13,15 @@ export function selectEngine(config: Config, logger: Logger, env: NodeJS.Process
   const useTextract = config.DOCUMENT_ANALYSIS_ENGINE === 'textract' || (config.DOCUMENT_ANALYSIS_ENGINE === 'auto' && awsConfigured);
   if (!useTextract) {
     return isolatedLocalEngine({
-      engine: { maxPages: config.ANALYSIS_MAX_PAGES, maxMegapixels: config.ANALYSIS_MAX_MEGAPIXELS, ocr: selectOcr(config.OCR_ENGINE) },
+      engine: {
+        maxPages: config.ANALYSIS_MAX_PAGES,
+        maxMegapixels: config.ANALYSIS_MAX_MEGAPIXELS,
+        maxDecompressedBytes: config.ANALYSIS_MAX_DECOMPRESSED_MB * 1024 * 1024,
+        ocr: selectOcr(config.OCR_ENGINE),
+      },
       timeoutMs: config.ANALYSIS_TIMEOUT_MS,
+      processes: config.ANALYSIS_WORKERS,
+      memoryLimitMb: config.ANALYSIS_WORKER_MEMORY_MB,
       logger,
     });
   }

@@ -1,0 +1,53 @@
+// The local engine's limits, below the service: the resolution a large page is
+// rendered at, and the measuring of compressed PDF streams that pdf.js would
+// otherwise inflate in full (through every filter a bomb can hide behind).
+import { imageSize } from 'image-size';
+import { PDFDocument, PDFRawStream, decodePDFRawStream } from 'pdf-lib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { analyzeLocally } from '../../src/analysis/engines/local.ts';
+import { stopOcr } from '../../src/analysis/engines/ocr/recognize.ts';
+import { openPdf, renderPage } from '../../src/analysis/engines/pdf.ts';
+import { lzwSize } from '../../src/analysis/engines/pdf-streams.ts';
+import { ascii85FlateBombPdf, largePagePdf, lzwBombPdf, lzwZeros } from '../helpers/bombs.ts';
+
+afterAll(() => stopOcr());
+
+const LIMITS = { maxPages: 5, maxMegapixels: 40, maxDecompressedBytes: 64 * 1024 * 1024, ocr: 'tesseract.js' } as const;
+
+describe('page rendering', () => {
+  it('renders a 3000 x 3000 pt page within the megapixel limit (151 dpi), not at 300 dpi (156 megapixels)', async () => {
+    const pdf = await openPdf(await largePagePdf(3000, 3000));
+    try {
+      const { width = 0, height = 0 } = imageSize(await renderPage(pdf, 1, 300, 40));
+      expect(width * height).toBeLessThanOrEqual(40e6);
+      expect(width).toBe(Math.ceil((3000 * 151) / 72));
+    } finally {
+      await pdf.destroy();
+    }
+  }, 60_000);
+});
+
+describe('compressed streams', () => {
+  it('measures LZW data as pdf.js decodes it, without decoding it', async () => {
+    const data = lzwZeros(3_000_000);
+    // pdf-lib's LZW decoder (a port of pdf.js's) produces the bytes; the count must match.
+    const document = await PDFDocument.create();
+    const stream = PDFRawStream.of(document.context.obj({ Filter: 'LZWDecode' }), data);
+    const decoded = decodePDFRawStream(stream).decode();
+    expect(decoded.length).toBeGreaterThanOrEqual(3_000_000);
+    expect(decoded.every((byte) => byte === 0)).toBe(true);
+    expect(lzwSize(data)).toBe(decoded.length);
+  });
+
+  it.each([
+    ['LZW', () => lzwBombPdf(200)],
+    ['ASCII85 over Flate', () => ascii85FlateBombPdf(200)],
+  ])('refuses a PDF whose %s content stream inflates to 200 MB (422 naming the limit)', async (_filter, build) => {
+    const bomb = await build();
+    expect(bomb.length).toBeLessThan(400_000);
+    await expect(analyzeLocally(bomb, 'application/pdf', LIMITS)).rejects.toMatchObject({
+      status: 422,
+      message: 'file: the PDF decompresses to more than 64 MB; the limit is 64 MB',
+    });
+  }, 60_000);
+});
