@@ -4,6 +4,7 @@
 // server. Argument: the memory limit in MB.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { AppError } from '../../errors.ts';
 import type { EngineRequest, WorkerMessage } from './engine-process.ts';
 import { outOfMemory } from './engine-process.ts';
@@ -45,6 +46,14 @@ function limitMemory(): number | null {
 const PDFJS_WORKER = 'pdfjs-dist/legacy/build/pdf.worker.mjs'; // (untyped module)
 (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = await import(PDFJS_WORKER);
 const limit = limitMemory();
+// OCR is batch work: below the service's request handling on a busy machine
+// (its tesseract children inherit this), so one organization's analyses do
+// not stretch every other request's latency. Raising one's own niceness needs no rights.
+try {
+  setPriority(10);
+} catch {
+  // Not supported here: the worker runs at the service's priority.
+}
 
 /** Whether a failure was an allocation refused at the limit (rather than a bug or a bad file). */
 function wasOutOfMemory(error: unknown): boolean {
