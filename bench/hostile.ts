@@ -1,8 +1,8 @@
 // `npm run bench hostile`: the attacks of issue 18 repeated against the
 // service as `npm start` runs it (its own process, production mode, default
-// limits), each beside a well-behaved tenant's steady traffic, whose latency
-// is compared with its quiet value. Loopback only; every loop is bounded in
-// time and stops by itself.
+// limits), each from a new attacker organization beside a well-behaved
+// tenant's steady traffic, whose latency is compared with its quiet value.
+// Loopback only; every loop is bounded in time and stops by itself.
 import { createServer, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -18,13 +18,16 @@ import { createDatabase, type Database } from '../src/db/client.ts';
 import { textPdf } from '../tests/helpers/sample-files.ts';
 import { cpuSeconds, peakMemoryMB, startBenchDatabase, startServiceProcess } from './processes.ts';
 
-const PHASE_SECONDS = Number(process.env.HOSTILE_PHASE_SECONDS ?? 25);
-/** The well-behaved tenant's steady request rate (open loop: a slow answer does not slow the sender). */
-const RATE_PER_SECOND = 20;
+const PHASE_SECONDS = Number(process.env.HOSTILE_PHASE_SECONDS ?? 40);
+/**
+ * The well-behaved tenant's steady request rate (open loop: a slow answer
+ * does not slow the sender), within its key's default limit (600 a minute).
+ */
+const RATE_PER_SECOND = 8;
 
 interface Sample {
   ms: number;
-  ok: boolean;
+  status: number | string;
 }
 
 export interface PhaseResult {
@@ -47,6 +50,8 @@ export interface PhaseResult {
 
 export interface HostileResult {
   database: string;
+  /** The first answer body seen for each status. */
+  samples: Record<string, string>;
   phases: PhaseResult[];
   serverCpuSeconds: number;
   serverPeakMB: number;
@@ -102,6 +107,19 @@ async function uploadPrivate(base: string, key: string, data: Buffer, filename: 
   const body = (await response.json()) as { fileKey?: string };
   if (response.status !== 201 || !body.fileKey) throw new Error(`upload failed: ${response.status} ${JSON.stringify(body)}`);
   return body.fileKey;
+}
+
+/** The first answer's body of each status in each phase, for the report. */
+const samples = new Map<string, string>();
+let currentPhase = '';
+
+/** The status of an answer (read whole), remembering the first body of each status. */
+async function statusOf(response: Response) {
+  const body = await response.text();
+  const status = String(response.status);
+  const sample = `${currentPhase}, ${status}`;
+  if (!samples.has(sample)) samples.set(sample, body.slice(0, 300));
+  return status;
 }
 
 /** Runs `attack` in `parallel` loops until `until`, counting the answers' statuses. */
@@ -168,18 +186,27 @@ async function politeTraffic(base: string, key: string, caseId: string, until: n
     const request = requests[i % requests.length]!;
     inFlight.push((async () => {
       const t0 = performance.now();
-      const ok = await request().then(async (r) => { await r.arrayBuffer(); return r.status < 300; }, () => false);
-      samples.push({ ms: performance.now() - t0, ok });
+      const status = await request().then(async (r) => { await r.arrayBuffer(); return r.status; }, (error: Error) => error.message);
+      samples.push({ ms: performance.now() - t0, status });
     })());
   }
   await Promise.all(inFlight);
   return samples;
 }
 
+interface Attacker {
+  organizationId: string;
+  key: string;
+  screeningOnlyKey: string;
+  taskId: string;
+  hugePage: string;
+  inflating: string;
+}
+
 interface Attack {
   name: string;
   description: string;
-  run(until: number, answers: Record<string, number>, notes: string[]): Promise<void>;
+  run(attacker: Attacker, until: number, answers: Record<string, number>, notes: string[]): Promise<void>;
   /** Measures the well-behaved tenant's analysis or webhook latency during the phase. */
   measure?: 'analysis' | 'webhook';
 }
@@ -197,10 +224,7 @@ export async function runHostileBench(): Promise<HostileResult> {
   });
   try {
     const polite = await db.organization.create({ data: { name: `polite-${randomUUID()}` } });
-    const attacker = await db.organization.create({ data: { name: `attacker-${randomUUID()}` } });
     const politeKey = await createKey(db, polite.id, ALL_PERMISSIONS);
-    const attackerKey = await createKey(db, attacker.id, ALL_PERMISSIONS);
-    const screeningOnlyKey = await createKey(db, attacker.id, ['screening:read'] as Permission[]);
     const { base } = service;
     const port = Number(new URL(base).port);
 
@@ -210,50 +234,64 @@ export async function runHostileBench(): Promise<HostileResult> {
     await post(base, politeKey, '/v1/webhook-endpoints', { url: healthy.url, eventTypes: ['consumer_case.created'] });
     const politePdf = await uploadPrivate(base, politeKey, await textPdf([['Invoice 1001', 'Total due: 120.00 EUR']]), 'invoice.pdf');
 
-    // The attacker: a case with three tasks (the cyclic query), bombs, and an endpoint that fails slowly.
-    const attackerCase = await (await post(base, attackerKey, '/v1/consumer-cases', { email: 'eve@example.com', firstName: 'Eve', lastName: 'Mallory' })).json() as { id: string };
-    const attackerTasks: string[] = [];
-    for (let i = 0; i < 3; i++) attackerTasks.push(((await (await post(base, attackerKey, '/v1/tasks', { title: `T${i}`, consumerCaseId: attackerCase.id })).json()) as { id: string }).id);
-    const hugePage = await uploadPrivate(base, attackerKey, await hugePagePdf(), 'huge-page.pdf');
-    const inflating = await uploadPrivate(base, attackerKey, await inflatingPdf(500), 'inflating.pdf');
-    await post(base, attackerKey, '/v1/webhook-endpoints', { url: failing.url, eventTypes: ['*'] });
+    // Each phase's attacker is a fresh organization (its own rate-limit
+    // allowance, as a new hostile tenant would start): a case with three
+    // tasks (the cyclic query), two bombs; the failing endpoint only for the backlog.
+    const bombs = { page: await hugePagePdf(), inflating: await inflatingPdf(500) };
+    const newAttacker = async (name: string): Promise<Attacker> => {
+      const organization = await db.organization.create({ data: { name: `attacker-${name}-${randomUUID()}` } });
+      const key = await createKey(db, organization.id, ALL_PERMISSIONS);
+      const created = await (await post(base, key, '/v1/consumer-cases', { email: 'eve@example.com', firstName: 'Eve', lastName: 'Mallory' })).json() as { id: string };
+      const tasks: string[] = [];
+      for (let i = 0; i < 3; i++) tasks.push(((await (await post(base, key, '/v1/tasks', { title: `T${i}`, consumerCaseId: created.id })).json()) as { id: string }).id);
+      return {
+        organizationId: organization.id, key, taskId: tasks[0]!,
+        screeningOnlyKey: await createKey(db, organization.id, ['screening:read'] as Permission[]),
+        hugePage: await uploadPrivate(base, key, bombs.page, 'huge-page.pdf'),
+        inflating: await uploadPrivate(base, key, bombs.inflating, 'inflating.pdf'),
+      };
+    };
 
     const attacks: Attack[] = [
-      { name: 'quiet', description: 'the well-behaved tenant alone', run: async (until) => { await sleep(Math.max(0, until - Date.now())); }, measure: 'analysis' },
+      { name: 'quiet', description: 'the well-behaved tenant alone', run: async (_attacker, until) => { await sleep(Math.max(0, until - Date.now())); }, measure: 'analysis' },
       {
         name: 'cyclic nesting', description: 'task → case → tasks nested 16 and 30 deep, and screening → hits → screening with a screening:read key, 2 loops',
-        run: (until, answers) => attackLoops(2, until, answers, async (i = Math.random()) => {
-          const query = i < 0.4 ? cyclicTaskQuery(attackerTasks[0]!, 16) : i < 0.7 ? cyclicTaskQuery(attackerTasks[0]!, 30)
+        run: (attacker, until, answers) => attackLoops(2, until, answers, async (i = Math.random()) => {
+          const query = i < 0.4 ? cyclicTaskQuery(attacker.taskId, 16) : i < 0.7 ? cyclicTaskQuery(attacker.taskId, 30)
             : `query { screenings(limit: 100) { items { ${'hits { screening { '.repeat(12)}id${' } }'.repeat(12)} } } }`;
-          return (await post(base, i >= 0.7 ? screeningOnlyKey : attackerKey, '/graphql', { query })).status;
+          return statusOf(await post(base, i >= 0.7 ? attacker.screeningOnlyKey : attacker.key, '/graphql', { query }));
         }),
       },
       {
         name: 'aliases', description: '1,000 aliased screenName, 20 aliased sendOnboardingEmail, 1,000 aliased auditEvents(limit: 100), 2 loops',
-        run: (until, answers) => attackLoops(2, until, answers, async (i = Math.random()) => {
+        run: (attacker, until, answers) => attackLoops(2, until, answers, async (i = Math.random()) => {
           const query = i < 0.34 ? `mutation { ${Array.from({ length: 1000 }, (_, n) => `s${n}: screenName(input: { name: "Ivan Petrov ${n}", kind: PERSON }) { id }`).join(' ')} }`
-            : i < 0.67 ? `mutation { ${Array.from({ length: 20 }, (_, n) => `e${n}: sendOnboardingEmail(input: { email: "victim${n}@example.com" }) { __typename }`).join(' ')} }`
+            : i < 0.67 ? `mutation { ${Array.from({ length: 20 }, (_, n) => `e${n}: sendOnboardingEmail(input: { email: "victim${n}@example.com", fullName: "Victim ${n}" }) { __typename }`).join(' ')} }`
             : `query { ${Array.from({ length: 1000 }, (_, n) => `a${n}: auditEvents(limit: 100) { items { id } }`).join(' ')} }`;
-          return (await post(base, attackerKey, '/graphql', { query })).status;
+          return statusOf(await post(base, attacker.key, '/graphql', { query }));
         }),
       },
       {
         name: 'slow bodies', description: '20 POST /graphql bodies sent one byte a second with a valid key, reopened when closed',
-        run: (until, answers) => slowBodies(port, attackerKey, 20, until, answers),
+        run: (attacker, until, answers) => slowBodies(port, attacker.key, 20, until, answers),
       },
       {
         name: 'analysis bombs', description: 'a 3000 × 3000 pt page and a PDF inflating to 500 MB, analysed in 3 loops; the well-behaved tenant analyses a one-page PDF',
         measure: 'analysis',
-        run: (until, answers) => attackLoops(3, until, answers, async (i = Math.random()) =>
-          (await post(base, attackerKey, '/v1/document-analysis/analyze', { fileKey: i < 0.5 ? hugePage : inflating })).status),
+        run: (attacker, until, answers) => attackLoops(3, until, answers, async (i = Math.random()) => {
+          const bomb = process.env.HOSTILE_BOMB === 'page' ? attacker.hugePage : process.env.HOSTILE_BOMB === 'inflating' ? attacker.inflating
+            : i < 0.5 ? attacker.hugePage : attacker.inflating;
+          return statusOf(await post(base, attacker.key, '/v1/document-analysis/analyze', { fileKey: bomb }));
+        }),
       },
       {
         name: 'webhook backlog', description: '1,500 of the attacker\'s events to an endpoint that answers 500 after 2 s; the well-behaved tenant\'s new case must still be delivered at once',
         measure: 'webhook',
-        run: async (until, answers, notes) => {
+        run: async (attacker, until, answers, notes) => {
+          await post(base, attacker.key, '/v1/webhook-endpoints', { url: failing.url, eventTypes: ['*'] });
           // The backlog is written straight into the database (as a bulk import would), so that its events are there at once.
           const inserted = await db.$executeRaw`INSERT INTO consumer_cases (id, organization_id, email, first_name, last_name, status, created_at, updated_at)
-            SELECT gen_random_uuid(), ${attacker.id}::uuid, 'bulk' || n || '@example.com', 'Bulk', 'Import', 'PENDING', now(), now() FROM generate_series(1, 1500) AS n`;
+            SELECT gen_random_uuid(), ${attacker.organizationId}::uuid, 'bulk' || n || '@example.com', 'Bulk', 'Import', 'PENDING', now(), now() FROM generate_series(1, 1500) AS n`;
           notes.push(`${inserted} attacker cases inserted (each emits consumer_case.created)`);
           answers['cases inserted'] = inserted;
           await sleep(Math.max(0, until - Date.now()));
@@ -261,23 +299,31 @@ export async function runHostileBench(): Promise<HostileResult> {
       },
       {
         name: 'wrong keys', description: 'random well-formed keys from 4 loops',
-        run: (until, answers) => attackLoops(4, until, answers, async () =>
-          (await fetch(`${base}/v1/consumer-cases`, { headers: { 'x-api-key': `cpk_${randomBytes(32).toString('base64url')}` } })).status),
+        run: (_attacker, until, answers) => attackLoops(4, until, answers, async () =>
+          statusOf(await fetch(`${base}/v1/consumer-cases`, { headers: { 'x-api-key': `cpk_${randomBytes(32).toString('base64url')}` } }))),
       },
     ];
+    const together = attacks.slice(1).filter((a) => a.name !== 'webhook backlog');
     attacks.push({
-      name: 'all at once', description: 'every attack above together',
+      name: 'all at once', description: 'every attack above but the backlog, together',
       measure: 'analysis',
-      run: (until, answers, notes) => Promise.all(attacks.slice(1).filter((a) => a.name !== 'webhook backlog').map((a) => a.run(until, answers, notes))).then(() => {}),
+      run: async (attacker, until, answers, notes) => {
+        await Promise.all(together.map((a) => a.run(attacker, until, answers, notes)));
+      },
     });
 
+    // HOSTILE_PHASES: a comma-separated choice of phases (quiet always runs first), for looking into one.
+    const chosen = process.env.HOSTILE_PHASES?.split(',').map((name) => name.trim());
+    const run = chosen ? attacks.filter((a, i) => i === 0 || chosen.includes(a.name)) : attacks;
     const phases: PhaseResult[] = [];
     const cpuBefore = await cpuSeconds(service.pid);
-    for (const attack of attacks) {
+    for (const attack of run) {
       const answers: Record<string, number> = {};
       const notes: string[] = [];
+      currentPhase = attack.name;
+      const attacker = await newAttacker(attack.name);
       const until = Date.now() + PHASE_SECONDS * 1000;
-      const running = attack.run(until, answers, notes);
+      const running = attack.run(attacker, until, answers, notes);
       // Let the attack take hold before the measured traffic starts.
       await sleep(1500);
       const traffic = politeTraffic(base, politeKey, politeCase.id, until);
@@ -299,14 +345,16 @@ export async function runHostileBench(): Promise<HostileResult> {
         const arrival = arrivals.find((a) => a.body.includes(created.id));
         webhookMs = arrival ? arrival.at - sent : undefined;
         if (!arrival) notes.push('the well-behaved webhook did not arrive within 120 s');
-        const pending = await db.$queryRaw<Array<{ count: bigint }>>`SELECT count(*) FROM webhook_deliveries WHERE organization_id = ${attacker.id}::uuid AND status = 'PENDING'`.catch(() => [{ count: -1n }]);
+        const pending = await db.$queryRaw<Array<{ count: bigint }>>`SELECT count(*) FROM webhook_deliveries WHERE organization_id = ${attacker.organizationId}::uuid AND status = 'PENDING'`.catch(() => [{ count: -1n }]);
         notes.push(`attacker deliveries still pending when the well-behaved one arrived: ${pending[0]?.count ?? '?'}`);
       }
       const samples = await traffic;
       await running;
       const sorted = samples.map((s) => s.ms).sort((a, b) => a - b);
+      const failed = samples.filter((s) => typeof s.status !== 'number' || s.status >= 300);
+      if (failed.length) notes.push(`the well-behaved tenant's failed requests: ${[...new Set(failed.map((s) => s.status))].join(', ')}`);
       phases.push({
-        name: attack.name, description: attack.description, requests: samples.length, failures: samples.filter((s) => !s.ok).length,
+        name: attack.name, description: attack.description, requests: samples.length, failures: failed.length,
         p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? 0,
         attackAnswers: answers, analysisMs, webhookMs, notes, loadAverage: loadavg()[0]!,
       });
@@ -315,7 +363,7 @@ export async function runHostileBench(): Promise<HostileResult> {
       await sleep(3000);
     }
     return {
-      database: database.description, phases,
+      database: database.description, phases, samples: Object.fromEntries(samples),
       serverCpuSeconds: (await cpuSeconds(service.pid)) - cpuBefore, serverPeakMB: await peakMemoryMB(service.pid),
     };
   } finally {
@@ -340,8 +388,9 @@ export function hostileSection(result: HostileResult) {
     `- **${phase.name}** (${phase.description}): ${Object.entries(phase.attackAnswers).map(([status, count]) => `${status} × ${count}`).join(', ') || 'nothing answered'}${phase.notes.length ? `. ${phase.notes.join('; ')}` : ''}`);
   return `## Hostile tenant beside a well-behaved one
 
-The service as \`npm start\` runs it (production mode, default limits), over ${result.database}.
-Each phase runs one attack for ${PHASE_SECONDS} s from an authenticated attacker organization while a
+The service as \`npm start\` runs it (production mode, every limit at its default), over ${result.database}.
+Each phase runs one attack for ${PHASE_SECONDS} s from a new authenticated attacker organization (so each
+starts with a whole rate-limit allowance) while a
 well-behaved organization sends ${RATE_PER_SECOND} requests a second (open loop: REST list, REST by id,
 a GraphQL case with its tasks, a task list, a task create), and, where shown, analyses a one-page
 PDF or waits for its own webhook. Target: the well-behaved p99 stays under 2x its quiet value, with
@@ -354,6 +403,10 @@ ${rows.join('\n')}
 What the attacker got back:
 
 ${answers.join('\n')}
+
+The first answer of each status the attacker saw, per phase:
+
+${Object.entries(result.samples).map(([status, body]) => `- ${status}: \`${body.replaceAll('`', "'").replaceAll('\n', ' ')}\``).join('\n')}
 
 Service CPU over the whole run: ${result.serverCpuSeconds.toFixed(1)} s; peak resident set ${result.serverPeakMB.toFixed(0)} MB
 (the analysis workers are separate processes and not counted here).
