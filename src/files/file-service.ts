@@ -55,7 +55,8 @@ export class FileService {
     return `${this.options.publicBaseUrl()}/files/${key}`;
   }
 
-  async upload(db: TenantDatabase, organizationId: string, visibility: FileVisibility, upload: Promise<FileUpload>) {
+  /** `query`: what the caller selects of the new record (Pothos' prisma query: include/select). */
+  async upload(db: TenantDatabase, organizationId: string, visibility: FileVisibility, upload: Promise<FileUpload>, query: object = {}) {
     const { filename, createReadStream, localPath } = await upload;
     const spooled = localPath
       ? await measure(localPath, this.options.maxUploadBytes)
@@ -69,6 +70,7 @@ export class FileService {
       );
       try {
         return await db.storedFile.create({
+          ...query,
           data: {
             organizationId, key, visibility, fileName: sanitizeFileName(filename),
             contentType: type.mime, size: spooled.size, sha256: spooled.sha256,

@@ -72,8 +72,8 @@ builder.mutationFields((t) => ({
     authScopes: { permission: 'files:write' },
     extensions: costs(OBJECT_STORE),
     args: { file: t.arg({ type: 'Upload', required: true }) },
-    resolve: (_query, _root, { file }, { db, files, apiKey }) =>
-      files.upload(db, apiKey.organizationId, 'PUBLIC', file as Promise<FileUpload>),
+    resolve: (query, _root, { file }, { db, files, apiKey }) =>
+      files.upload(db, apiKey.organizationId, 'PUBLIC', file as Promise<FileUpload>, query),
   }),
   uploadPrivateFile: t.prismaField({
     type: StoredFile,
@@ -81,8 +81,8 @@ builder.mutationFields((t) => ({
     authScopes: { permission: 'files:write' },
     extensions: costs(OBJECT_STORE),
     args: { file: t.arg({ type: 'Upload', required: true }) },
-    resolve: (_query, _root, { file }, { db, files, apiKey }) =>
-      files.upload(db, apiKey.organizationId, 'PRIVATE', file as Promise<FileUpload>),
+    resolve: (query, _root, { file }, { db, files, apiKey }) =>
+      files.upload(db, apiKey.organizationId, 'PRIVATE', file as Promise<FileUpload>, query),
   }),
   deleteFile: t.field({
     type: DeletedFile,

@@ -128,10 +128,10 @@ describe('permissions of the whole selection, before anything runs', () => {
     expect(refused.errors).toEqual([expect.objectContaining({ message: 'Forbidden: this API key lacks the permission document_analysis:read', path: ['uploadPrivateFile', 'analyses'] })]);
     expect(await files()).toBe(recordsBefore);
     expect(await objectCount(`private/${org.id}`)).toBe(objectsBefore);
-    // (The same upload with `analyses` selected fails on its own for a key with every permission, outside
-    // production: the resolver ignores Pothos' query. Without it the file is stored.)
-    const allowed = await graphqlUpload(service.url, org.key, 'mutation ($file: Upload!) { uploadPrivateFile(file: $file) { fileKey } }', png(2048));
+    // The same upload by a key with every permission is stored, its relation loaded with it (it was a 500).
+    const allowed = await graphqlUpload(service.url, org.key, query, png(2048));
     expect(allowed.status).toBe(200);
+    expect(allowed.data.uploadPrivateFile).toMatchObject({ fileKey: expect.stringMatching(/^private\//), analyses: [] });
     expect(await files()).toBe(recordsBefore + 1);
     expect(await objectCount(`private/${org.id}`)).toBe(objectsBefore + 1);
   });
