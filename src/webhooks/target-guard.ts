@@ -7,11 +7,14 @@ import { invalidInput } from '../errors.ts';
 const NON_PUBLIC = new BlockList();
 for (const [network, prefix] of [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 3],
+  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 3],
 ] as const) NON_PUBLIC.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of [
-  // ::/96 holds ::, ::1 and the deprecated IPv4-compatible ::a.b.c.d; 64:ff9b::/96 and 64:ff9b:1::/48 are NAT64, 2002::/16 6to4 (both reach IPv4 addresses).
-  ['::', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001:db8::', 32], ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
+  // ::/96 holds ::, ::1 and the deprecated IPv4-compatible ::a.b.c.d; ::ffff:0:0:0/96 is IPv4-translated (SIIT),
+  // 64:ff9b::/96 and 64:ff9b:1::/48 NAT64, 2002::/16 6to4, 2001::/32 Teredo (all reach IPv4 addresses; Teredo is
+  // inside 2001::/23, the IETF protocol block); fec0::/10 is the deprecated site-local range, 3fff::/20 documentation.
+  ['::', 96], ['::ffff:0:0:0', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['2002::', 16],
+  ['3fff::', 20], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
 ] as const) {
   NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
 }
@@ -26,6 +29,12 @@ export function isPublicAddress(address: string) {
 export function literalAddress(url: URL): string | null {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   return isIP(host) ? host : null;
+}
+
+/** localhost and its subdomains (RFC 6761), however written: trailing dots, any case (the URL parser lowercases). */
+function isLocalhostName(hostname: string) {
+  const name = hostname.replace(/\.+$/, '');
+  return name === 'localhost' || name.endsWith('.localhost');
 }
 
 /**
@@ -43,12 +52,14 @@ export function checkEndpointUrl(value: string, allowPrivateNetworks: boolean): 
     throw invalidInput('url: must be an absolute http(s) URL');
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalidInput('url: must be an absolute http(s) URL');
+  // Refused rather than stripped: stripping would silently break the receiver's
+  // check, and keeping them would show a password back in every read and log.
+  if (url.username || url.password) {
+    throw invalidInput('url: must not contain a user name or password; receivers verify deliveries by their signature (webhook-signature header)');
+  }
   if (!allowPrivateNetworks) {
     if (url.protocol !== 'https:') throw invalidInput('url: must use https');
-    const address = literalAddress(url);
-    if (url.hostname === 'localhost' || url.hostname.endsWith('.localhost') || (address && !isPublicAddress(address))) {
-      throw invalidInput('url: must be a public address, not loopback or a private network');
-    }
+    if (refusedTarget(url, false)) throw invalidInput('url: must be a public address, not loopback or a private network');
   }
   url.hash = '';
   return url.toString();
@@ -63,6 +74,7 @@ export function checkEndpointUrl(value: string, allowPrivateNetworks: boolean): 
  */
 export function refusedTarget(url: URL, allowPrivateNetworks: boolean): string | null {
   if (allowPrivateNetworks) return null;
+  if (isLocalhostName(url.hostname)) return `not sent: ${url.hostname} is a loopback name`;
   const address = literalAddress(url);
   return address && !isPublicAddress(address) ? `not sent: ${address} is not a public address (loopback, private and reserved networks are refused)` : null;
 }

@@ -113,13 +113,15 @@ describe('webhook endpoints', () => {
     expect(JSON.stringify(audit.body)).not.toContain('whsec_');
   });
 
-  it('refuses unknown event types, empty subscriptions and URLs that are not http(s)', async () => {
+  it('refuses unknown event types, empty subscriptions, URLs that are not http(s) and URLs with credentials', async () => {
     const bad = [
       [{ url: `${receiver.url}/x`, eventTypes: ['consumer_case.exploded'] }, 'eventTypes.0: unknown event type "consumer_case.exploded"'],
       [{ url: `${receiver.url}/x`, eventTypes: [] }, 'eventTypes: give at least one event type (or "*")'],
       [{ url: `${receiver.url}/x`, eventTypes: ['task.assigned', 'task.assigned'] }, 'eventTypes: must not repeat a type'],
       [{ url: 'ftp://example.com/x', eventTypes: ['*'] }, 'url: must be an absolute http(s) URL'],
       [{ url: 'not a url', eventTypes: ['*'] }, 'url: must be an absolute http(s) URL'],
+      // Credentials would be shown back in every read: refused, the signature is how a receiver checks the sender.
+      [{ url: receiver.url.replace('://', '://hook:s3cret@'), eventTypes: ['*'] }, 'url: must not contain a user name or password; receivers verify deliveries by their signature (webhook-signature header)'],
     ] as const;
     const before = (await rest('GET', '/v1/webhook-endpoints')).body.meta.total;
     for (const [body, message] of bad) {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postWebhook } from '../../src/webhooks/post-webhook.ts';
 import { signatureHeader, verifySignature } from '../../src/webhooks/signature.ts';
-import { checkEndpointUrl, isPublicAddress } from '../../src/webhooks/target-guard.ts';
+import { checkEndpointUrl, guardedLookup, isPublicAddress } from '../../src/webhooks/target-guard.ts';
 
 describe('webhook endpoint URLs (SSRF guard)', () => {
   it.each([
@@ -22,10 +22,30 @@ describe('webhook endpoint URLs (SSRF guard)', () => {
     ['https://2130706433/hook', 'url: must be a public address, not loopback or a private network'],
     ['https://0x7f.1/hook', 'url: must be a public address, not loopback or a private network'],
     ['https://[::ffff:a9fe:a9fe]/hook', 'url: must be a public address, not loopback or a private network'],
+    // Site-local, IPv4-translated (SIIT), Teredo, CGNAT, benchmarking, 6to4 relay, reserved and broadcast.
+    ['https://[fec0::1]/hook', 'url: must be a public address, not loopback or a private network'],
+    ['https://[::ffff:0:7f00:1]/hook', 'url: must be a public address, not loopback or a private network'],
+    ['https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hook', 'url: must be a public address, not loopback or a private network'],
+    ['https://100.64.0.1/hook', 'url: must be a public address, not loopback or a private network'],
+    ['https://198.18.0.1/hook', 'url: must be a public address, not loopback or a private network'],
+    ['https://192.88.99.1/hook', 'url: must be a public address, not loopback or a private network'],
+    ['https://240.0.0.1/hook', 'url: must be a public address, not loopback or a private network'],
+    ['https://255.255.255.255/hook', 'url: must be a public address, not loopback or a private network'],
+    // localhost with a trailing dot (the same name to DNS) and its subdomains, in any case.
+    ['https://localhost./hook', 'url: must be a public address, not loopback or a private network'],
+    ['https://LocalHost../hook', 'url: must be a public address, not loopback or a private network'],
+    ['https://foo.localhost./hook', 'url: must be a public address, not loopback or a private network'],
     ['file:///etc/passwd', 'url: must be an absolute http(s) URL'],
     ['/relative', 'url: must be an absolute http(s) URL'],
   ])('refuses %s in production', (url, message) => {
     expect(() => checkEndpointUrl(url, false)).toThrow(message);
+  });
+
+  it('refuses user names and passwords in the URL, also where private networks are allowed', () => {
+    for (const url of ['https://user:secret@hooks.example.com/in', 'https://token@hooks.example.com/in', 'http://u:p@127.0.0.1:8080/in']) {
+      expect(() => checkEndpointUrl(url, true), url).toThrow('url: must not contain a user name or password; receivers verify deliveries by their signature (webhook-signature header)');
+      expect(() => checkEndpointUrl(url, false), url).toThrow(/^url: must (not contain a user name|use https)/);
+    }
   });
 
   it('accepts public https URLs, and private ones where allowed', () => {
@@ -37,7 +57,7 @@ describe('webhook endpoint URLs (SSRF guard)', () => {
     expect(isPublicAddress('100.64.0.1')).toBe(false);
     // IPv6 forms that carry an IPv4 address are judged by it.
     expect(isPublicAddress('::ffff:808:808')).toBe(true);
-    for (const carried of ['::ffff:7f00:1', '::ffff:127.0.0.1', '::ffff:a9fe:a9fe', '::7f00:1', '64:ff9b::a00:1', '2002:7f00:1::1']) {
+    for (const carried of ['::ffff:7f00:1', '::ffff:127.0.0.1', '::ffff:a9fe:a9fe', '::7f00:1', '64:ff9b::a00:1', '2002:7f00:1::1', '::ffff:0:7f00:1', '::ffff:0:a9fe:a9fe']) {
       expect(isPublicAddress(carried), carried).toBe(false);
     }
   });
@@ -66,9 +86,10 @@ describe('posting a webhook', () => {
   });
 
   it('refuses names that resolve to private addresses when sending (DNS is checked at connect time)', async () => {
-    const result = await postWebhook(`http://localhost:${port}/`, '{}', {}, { timeoutMs: 2000, allowPrivateNetworks: false });
-    expect(result).toMatchObject({
-      status: null, body: null, error: 'not sent: localhost resolves to no public address (loopback, private and reserved networks are refused)',
+    // localhost is refused by name before it resolves (next test); the lookup itself refuses what it resolves to.
+    const lookupError = await new Promise<NodeJS.ErrnoException | null>((done) => guardedLookup(false)('localhost', {}, (error) => done(error)));
+    expect(lookupError).toMatchObject({
+      code: 'EADDRNOTPUBLIC', message: 'not sent: localhost resolves to no public address (loopback, private and reserved networks are refused)',
     });
     expect((await postWebhook(`http://localhost:${port}/`, '{}', {}, { timeoutMs: 2000, allowPrivateNetworks: true })).status).toBe(204);
   });
@@ -81,7 +102,8 @@ describe('posting a webhook', () => {
 
   it('refuses IP literals of private addresses in every host form before connecting: the target receives nothing', async () => {
     received.length = 0;
-    for (const url of [...loopbackForms(port), `http://169.254.169.254:${port}/metadata`, `http://[fe80::1]:${port}/link-local`, `http://10.0.0.1:${port}/private`]) {
+    const others = [`http://169.254.169.254:${port}/metadata`, `http://[fe80::1]:${port}/link-local`, `http://10.0.0.1:${port}/private`, `http://[fec0::1]:${port}/site-local`, `http://[::ffff:0:7f00:1]:${port}/translated`];
+    for (const url of [...loopbackForms(port), ...others]) {
       const result = await postWebhook(url, '{}', {}, { timeoutMs: 2000, allowPrivateNetworks: false });
       expect(result, url).toMatchObject({ status: null, body: null });
       expect(result.error, url).toMatch(/^not sent: \S+ is not a public address \(loopback, private and reserved networks are refused\)$/);
@@ -92,6 +114,15 @@ describe('posting a webhook', () => {
       expect((await postWebhook(url, '{}', {}, { timeoutMs: 2000, allowPrivateNetworks: true })).status, url).toBe(204);
     }
     expect(received).toHaveLength(loopbackForms(port).length);
+  });
+
+  it('refuses localhost names however written before resolving them (not only when DNS fails)', async () => {
+    received.length = 0;
+    for (const host of ['localhost.', 'LOCALHOST', 'api.localhost', 'api.localhost.']) {
+      const result = await postWebhook(`http://${host}:${port}/name`, '{}', {}, { timeoutMs: 2000, allowPrivateNetworks: false });
+      expect(result, host).toMatchObject({ status: null, body: null, error: `not sent: ${host.toLowerCase()} is a loopback name` });
+    }
+    expect(received).toEqual([]);
   });
 
   it('keeps only the first characters of an answer for the delivery log', async () => {
