@@ -7,7 +7,7 @@ import type { FileVisibility } from '../generated/prisma/enums.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
 import { detectAllowedType } from './content-type.ts';
 import { sanitizeFileName } from './file-name.ts';
-import { measure, spool } from './intake.ts';
+import { brokenUpload, measure, spool } from './intake.ts';
 
 /** What the multipart layers (REST and GraphQL) hand over for one file part. */
 export interface FileUpload {
@@ -24,6 +24,15 @@ export interface FileServiceOptions {
   signedUrlTtlSeconds: number;
   /** Base address of this service, for public file links. */
   publicBaseUrl: () => string;
+}
+
+/** graphql-upload-minimal's createReadStream throws the error its part already met. */
+function openUpload(createReadStream: () => Readable, maxBytes: number): Readable {
+  try {
+    return createReadStream();
+  } catch (error) {
+    throw brokenUpload(error, maxBytes);
+  }
 }
 
 /** Keys are `<visibility>/<organization id>/<uuid>.<ext>`: the organization is part of every key. */
@@ -57,10 +66,12 @@ export class FileService {
 
   /** `query`: what the caller selects of the new record (Pothos' prisma query: include/select). */
   async upload(db: TenantDatabase, organizationId: string, visibility: FileVisibility, upload: Promise<FileUpload>, query: object = {}) {
-    const { filename, createReadStream, localPath } = await upload;
-    const spooled = localPath
-      ? await measure(localPath, this.options.maxUploadBytes)
-      : await spool(createReadStream(), this.options.maxUploadBytes);
+    const maxBytes = this.options.maxUploadBytes;
+    // The GraphQL multipart parser rejects the upload (or its stream) when the body breaks off or is malformed.
+    const { filename, createReadStream, localPath } = await upload.catch((error: unknown) => {
+      throw brokenUpload(error, maxBytes);
+    });
+    const spooled = localPath ? await measure(localPath, maxBytes) : await spool(openUpload(createReadStream, maxBytes), maxBytes);
     try {
       if (spooled.size === 0) throw invalidInput('file: must not be empty');
       const type = await detectAllowedType(spooled.path);

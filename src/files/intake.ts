@@ -18,6 +18,17 @@ export function tooLarge(maxBytes: number) {
   return new AppError('PAYLOAD_TOO_LARGE', `file: must be at most ${formatBytes(maxBytes)}`);
 }
 
+/**
+ * A failure of the request body itself (a part that ended early, a malformed
+ * part header, a file part missing from the GraphQL multipart body): the
+ * caller's fault, a 400, not a 500.
+ */
+export function brokenUpload(error: unknown, maxBytes: number): AppError {
+  if (error instanceof AppError) return error;
+  if ((error as { status?: number }).status === 413) return tooLarge(maxBytes);
+  return new AppError('BAD_REQUEST', `file: the upload could not be read (${(error as Error).message})`);
+}
+
 export function formatBytes(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MB` : `${bytes} bytes`;
 }
@@ -58,13 +69,16 @@ export async function spool(source: Readable, maxBytes: number): Promise<Spooled
   // busboy (under multer and graphql-upload-minimal) ends a file stream early
   // and emits 'limit' when the part passes its size limit: treat as too large.
   source.once('limit', () => source.destroy(tooLarge(maxBytes)));
+  let sourceError: unknown;
+  source.once('error', (error) => (sourceError = error));
   try {
     await pipeline(source, meter, createWriteStream(path));
     if ((source as { truncated?: boolean }).truncated) throw tooLarge(maxBytes);
   } catch (error) {
     await remove();
     // graphql-upload-minimal ends over-long streams with an HTTP 413 error.
-    if ((error as { status?: number }).status === 413) throw tooLarge(maxBytes);
+    // The upload's own stream failing means the body was bad; disk errors stay 500s.
+    if (error === sourceError || (error as { status?: number }).status === 413) throw brokenUpload(error, maxBytes);
     throw error;
   }
   return { path, size, sha256: hash.digest('hex'), remove };

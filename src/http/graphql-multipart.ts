@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { processRequest } from 'graphql-upload-minimal';
 import type { Middleware } from 'koa';
 import type { AuthState } from './authenticate.ts';
@@ -24,9 +25,11 @@ export function graphqlMultipart(options: { maxUploadBytes: number }): Middlewar
       failure = graphqlError(413, 'PAYLOAD_TOO_LARGE', `file: must be at most ${options.maxUploadBytes / (1024 * 1024)} MB`);
     } else {
       try {
+        keepLaterParserErrors(ctx.req);
         ctx.state.graphqlParams = await processRequest(ctx.req, ctx.res, { maxFileSize: options.maxUploadBytes, maxFiles: 1 });
       } catch (error) {
-        const status = (error as { status?: number }).status ?? 400;
+        // Everything processRequest refuses is the body's fault (its 500 "no JSON" and 499 "disconnected" included).
+        const status = (error as { status?: number }).status === 413 ? 413 : 400;
         failure = graphqlError(status, status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST', (error as Error).message);
       }
     }
@@ -37,4 +40,20 @@ export function graphqlMultipart(options: { maxUploadBytes: number }): Middlewar
     }
     await next();
   };
+}
+
+/**
+ * graphql-upload-minimal listens for only the first 'error' of its busboy
+ * parser and then destroys it; busboy then emits a second 'error' ("Unexpected
+ * end of form") that nobody listens for, an uncaught exception that ends the
+ * process. The parser is the stream the request is piped into, so it gets a
+ * listener here for the errors after the first (which already failed the
+ * request, or the file stream of the upload).
+ */
+function keepLaterParserErrors(req: IncomingMessage) {
+  const pipe = req.pipe.bind(req);
+  req.pipe = ((destination: NodeJS.WritableStream, pipeOptions?: { end?: boolean }) => {
+    destination.on('error', () => {});
+    return pipe(destination, pipeOptions);
+  }) as typeof req.pipe;
 }
