@@ -126,6 +126,8 @@ const EnvSchema = z.object({
   GRAPHQL_MAX_FIELDS: z.coerce.number().int().min(10).default(2000),
   /** Highest estimated cost of a GraphQL operation: records it can return plus the work of expensive fields. */
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(10_000),
+  /** Longest a GraphQL query (not a mutation) may run before it is stopped with a 400, whatever its estimated cost. */
+  GRAPHQL_MAX_QUERY_MS: z.coerce.number().int().min(1).max(600_000).default(10_000),
   /** Browser origins allowed to call /graphql cross-origin (comma-separated, e.g. https://app.example.com); unset: none. */
   CORS_ORIGINS: z
     .string()

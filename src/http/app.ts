@@ -104,7 +104,7 @@ export function createApp(options: {
       ctx.status = status;
       ctx.body = ctx.path === '/graphql'
         // GraphQL callers get GraphQL's shape (429, 503 and the like come before the GraphQL server runs).
-        ? { errors: [{ message, extensions: { code: error instanceof AppError ? error.code : codeOf(status), http: { status } } }] }
+        ? { errors: [{ message, extensions: { code: error instanceof AppError ? error.code : codeOf(status) } }] }
         : { ...errorBody(status, message), ...(error instanceof InvalidFieldsError ? { fields: error.fields } : {}) };
       if (status === 413 || status === 408) hangUpAfterResponse(ctx);
     }

@@ -23,19 +23,18 @@ export const isRecord = (type: GraphQLNamedType) => isObjectType(type) && Boolea
 
 const own = (field: GraphQLField<unknown, unknown>) => (field.extensions ?? {}) as CostExtensions;
 
+/** A page size as asked: a whole number of at least 0; anything else (a negative, a fraction) counts as the field's maximum. */
+const asked = (value: unknown, max: number) => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? Math.min(value, max) : max);
+
 /** The page a paged field reads: its `limit`, `first` or `last` (else their default), capped at the field's maximum; undefined for other fields. */
 export function pageSize(field: GraphQLField<unknown, unknown>, args: CostArgs): number | undefined {
   if (!field.args.length) return undefined;
   const limit = field.args.find((arg) => arg.name === 'limit');
-  if (limit) {
-    const given = typeof args.limit === 'number' ? args.limit : limit.defaultValue;
-    return Math.min(typeof given === 'number' ? given : MAX_PAGE_SIZE, MAX_PAGE_SIZE);
-  }
+  if (limit) return asked(args.limit ?? limit.defaultValue, MAX_PAGE_SIZE);
   if (field.args.some((arg) => arg.name === 'first' || arg.name === 'last')) {
     const options = (field.extensions?.pothosOptions ?? {}) as { defaultSize?: unknown; maxSize?: unknown };
     const max = typeof options.maxSize === 'number' ? options.maxSize : CONNECTION_MAX_SIZE;
-    const given = [args.first, args.last, options.defaultSize].find((value) => typeof value === 'number') as number | undefined;
-    return Math.min(given ?? CONNECTION_DEFAULT_SIZE, max);
+    return asked(args.first ?? args.last ?? options.defaultSize ?? CONNECTION_DEFAULT_SIZE, max);
   }
   return undefined;
 }

@@ -8,7 +8,8 @@ import type { Database } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import type { Permission } from '../auth/permissions.ts';
 import { fieldCost } from './operation-cost.ts';
-import { type OperationInput, TooManyFields, walkOperation } from './operation-walk.ts';
+import { connectionArgsProblem } from './connection-args.ts';
+import { InvalidArguments, type OperationInput, TooManyFields, walkOperation } from './operation-walk.ts';
 import { showRateLimit } from './rate-limit.ts';
 import { missingPermission, type RefusedField } from './selection-permissions.ts';
 import type { ServerContext } from './yoga.ts';
@@ -21,6 +22,8 @@ export interface OperationLimits {
   maxFields: number;
   maxCost: number;
   costPerPoint: number;
+  /** Longest a query may run (src/http/execution-deadline.ts). */
+  maxQueryMs: number;
   /** The rate-limit window, for the 429's message. */
   windowSeconds: number;
 }
@@ -79,9 +82,11 @@ export function shapeProblem(schema: GraphQLSchema, document: DocumentNode, limi
 
 /**
  * What an operation costs and which selected fields the key may not run, in
- * one walk over the fields it would run; a 400 past the field limit.
- * Undefined when it or its variables are not valid: execution then refuses
- * it before any resolver runs.
+ * one walk over the fields it would run; a 400 past the field limit, and a
+ * 400 for the whole operation when a field's argument does not coerce or a
+ * connection's paging arguments are invalid (execution would fail only that
+ * field and run the rest). Undefined when the operation or its variables are
+ * not valid: execution then refuses it before any resolver runs.
  */
 export function measureOperation(input: OperationInput, held: ReadonlySet<Permission>, limits: OperationLimits) {
   const refused: RefusedField[] = [];
@@ -89,11 +94,14 @@ export function measureOperation(input: OperationInput, held: ReadonlySet<Permis
     const cost = walkOperation(input, limits.maxFields, (field, below) => {
       const permission = missingPermission(field.definition, held);
       if (permission) refused.push({ path: field.path, permission });
+      const problem = connectionArgsProblem(field);
+      if (problem) throw new InvalidArguments(problem);
       return fieldCost(field, below());
     });
     return cost === undefined ? undefined : { cost, refused };
   } catch (error) {
     if (error instanceof TooManyFields) throw new OperationLimitError('fields', limits.maxFields, `over ${limits.maxFields}`);
+    if (error instanceof InvalidArguments) throw new AppError('BAD_USER_INPUT', `Invalid arguments: ${error.message}`);
     throw error;
   }
 }
@@ -173,6 +181,7 @@ export function operationLimits(config: Config): OperationLimits {
     maxFields: config.GRAPHQL_MAX_FIELDS,
     maxCost: config.GRAPHQL_MAX_COST,
     costPerPoint: config.RATE_LIMIT_COST_PER_POINT,
+    maxQueryMs: config.GRAPHQL_MAX_QUERY_MS,
     windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
   };
 }

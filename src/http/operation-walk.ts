@@ -34,6 +34,13 @@ export interface SelectedField {
 /** The operation has more selections (fields and fragments, counted each time a fragment is spread) than `maxFields`. */
 export class TooManyFields extends Error {}
 
+/**
+ * A field's argument does not coerce (null from a variable with a default
+ * into a required argument). Execution would fail only that field and run
+ * the rest unchecked, so the whole operation is refused before it runs.
+ */
+export class InvalidArguments extends Error {}
+
 export interface OperationInput {
   schema: GraphQLSchema;
   document: DocumentNode;
@@ -48,7 +55,9 @@ export interface OperationInput {
  * function that walks what is selected below it and sums what `visit`
  * answered there. Answers the sum over the root fields; undefined when the
  * operation or its variables are not valid (execution refuses those before
- * any resolver runs). Throws TooManyFields past `maxFields`.
+ * any resolver runs). Throws TooManyFields past `maxFields`, InvalidArguments
+ * when a field's argument does not coerce (null from a variable with a
+ * default into a required argument): execution would fail only that field.
  */
 export function walkOperation(input: OperationInput, maxFields: number, visit: (field: SelectedField, below: () => number) => number): number | undefined {
   const { schema, document } = input;
@@ -56,6 +65,7 @@ export function walkOperation(input: OperationInput, maxFields: number, visit: (
   const root = operation && schema.getRootType(operation.operation);
   if (!operation || !root) return undefined;
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], (input.variableValues ?? {}) as Record<string, unknown>);
+  // Variables that do not coerce: execution refuses the whole operation before any resolver runs.
   if (coerced.errors) return undefined;
   const variables = coerced.coerced;
   const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
@@ -88,8 +98,7 @@ export function walkOperation(input: OperationInput, maxFields: number, visit: (
   try {
     return walk(operation.selectionSet, root, []);
   } catch (error) {
-    // An argument that does not coerce: execution reports it.
-    if (error instanceof GraphQLError) return undefined;
+    if (error instanceof GraphQLError) throw new InvalidArguments(error.message);
     throw error;
   }
 }

@@ -15,6 +15,7 @@ import { unauthenticated } from '../errors.ts';
 import { useIdempotency } from './idempotency.ts';
 import { useSharedReadTransaction } from './read-transaction.ts';
 import { useInputChecks } from './input-errors.ts';
+import { useExecutionDeadline } from './execution-deadline.ts';
 import { type OperationLimits, useOperationLimits } from './operation-limits.ts';
 import { offlineGraphiQL } from './graphiql-page.ts';
 import { createMaskError } from './mask-error.ts';
@@ -100,6 +101,7 @@ export function createGraphQLServer(options: {
       useInputChecks(),
       // Before idempotency: a refused operation claims no Idempotency-Key.
       useOperationLimits(limits, db),
+      useExecutionDeadline(limits.maxQueryMs),
       useIdempotency(db, logger),
       useSharedReadTransaction(),
       {

@@ -6,7 +6,7 @@ import { AnalysisKind, AnalysisStatus } from '../generated/prisma/enums.ts';
 import type { IdentityResult, MrzCheck } from '../analysis/identity.ts';
 import type { FormField, MergedCell, TableView } from '../analysis/views.ts';
 import { StoredFile } from './file.ts';
-import { costs, listOfAtMost, OCR } from './cost.ts';
+import { ANALYSIS_OUTPUT, costs, listOfAtMost, OCR } from './cost.ts';
 import { findOr404 } from './find-or-404.ts';
 import { NEWEST_FIRST } from './pagination.ts';
 
@@ -89,12 +89,13 @@ export const DocumentAnalysis = builder.prismaObject('DocumentAnalysis', {
     blockCount: t.exposeInt('blockCount', { nullable: true }),
     tableCount: t.exposeInt('tableCount', { nullable: true }),
     formCount: t.exposeInt('formCount', { nullable: true }),
-    textContent: t.exposeString('textContent', { nullable: true }),
+    textContent: t.exposeString('textContent', { nullable: true, extensions: costs(ANALYSIS_OUTPUT) }),
     blocks: t.field({
       type: 'JSON',
       nullable: true,
       description: 'Textract Block objects (PAGE, LINE, WORD, TABLE, CELL, KEY_VALUE_SET).',
       select: { result: true },
+      extensions: costs(ANALYSIS_OUTPUT),
       resolve: (a) => stored(a.result)?.blocks ?? null,
     }),
     tables: t.field({ type: [AnalysisTable], nullable: true, select: { result: true }, resolve: (a) => stored(a.result)?.tables ?? null }),

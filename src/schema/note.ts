@@ -3,11 +3,12 @@ import { z } from 'zod';
 import { builder } from '../builder.ts';
 import type { TenantDatabase } from '../db/tenant.ts';
 import { textSearch } from '../db/text-search.ts';
-import { noteHtml } from '../domain/note-html.ts';
+import { storedNoteHtml } from '../domain/note-html.ts';
 import * as rules from '../domain/validation.ts';
 import { invalidInput } from '../errors.ts';
 import { NoteFormat } from '../generated/prisma/enums.ts';
 import { BusinessCase, requireBusinessCase } from './business-case.ts';
+import { costs, HTML_RENDERING, LONG_TEXT } from './cost.ts';
 import { ConsumerCase, requireConsumerCase } from './consumer-case.ts';
 import { findOr404 } from './find-or-404.ts';
 import { listOf, NEWEST_FIRST, pageArgs, pageOf } from './pagination.ts';
@@ -22,12 +23,13 @@ export const Note = builder.prismaObject('Note', {
   description: 'A reviewer\'s note on a business case, consumer case or task.',
   fields: (t) => ({
     id: t.exposeID('id'),
-    body: t.exposeString('body', { description: 'As written; never trust it as HTML.' }),
+    body: t.exposeString('body', { description: 'As written; never trust it as HTML.', extensions: costs(LONG_TEXT) }),
     format: t.expose('format', { type: NoteFormatEnum }),
     bodyHtml: t.string({
       description: 'The body as safe HTML for display: Markdown rendered or text escaped, then sanitized.',
-      select: { body: true, format: true },
-      resolve: (note) => noteHtml(note.body, note.format),
+      select: { id: true, updatedAt: true, body: true, format: true },
+      extensions: costs(LONG_TEXT + HTML_RENDERING),
+      resolve: (note) => storedNoteHtml(note),
     }),
     author: t.exposeString('author', { description: 'The given userId, else the API key\'s label.' }),
     pinned: t.exposeBoolean('pinned'),

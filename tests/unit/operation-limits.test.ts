@@ -55,6 +55,28 @@ describe('the cost model', () => {
     expect(cost('mutation { screenBusinessCase(id: "x") { screenings { id } } }')).toBe(6 * 1000 + 50 + 10 + 6);
   });
 
+  it('counts a page size that is not a whole number of at least 0 as the largest page, never as a discount', () => {
+    expect(cost('{ tasks(limit: -100000) { items { id } } }')).toBe(100);
+    expect(cost('query ($n: Int) { tasks(limit: $n) { items { id } } }', { n: -5 })).toBe(100);
+  });
+
+  it('weighs the bytes and rendering of heavy fields, not only the rows', () => {
+    // A note is 1 record, its body a long text (20), its HTML the text rendered (20 + 50).
+    expect(cost('{ notes(limit: 100) { items { id } } }')).toBe(100);
+    expect(cost('{ notes(limit: 100) { items { body bodyHtml } } }')).toBe(100 * (1 + 20 + 70));
+    // The tester's query: 100 tasks, each with 8 notes of its case, body and HTML.
+    expect(cost('{ tasks(limit: 100) { items { id consumerCase { notes(first: 8) { edges { node { body bodyHtml } } } } } } }')).toBe(100 * (1 + 1 + 8 * 91));
+  });
+
+  it('refuses, before execution, arguments that do not coerce and invalid connection pages', () => {
+    const measure = (query: string, variables: Record<string, unknown> = {}) => () => measureOperation({ schema, document: parse(query), variableValues: variables }, everything, limits);
+    expect(measure('query ($n: ID = "x") { w: task(id: $n) { id } }', { n: null })).toThrow(/^Invalid arguments: /);
+    // Variables that do not coerce are left to execution, which then runs nothing.
+    expect(measure('query ($n: Int!) { tasks(limit: $n) { items { id } } }', { n: 'many' })()).toBeUndefined();
+    expect(measure('{ consumerCase(id: "x") { tasks(first: -5) { edges { node { id } } } } }')).toThrow('"first" must be a non-negative integer');
+    expect(measure('{ consumerCase(id: "x") { tasks(last: 1, before: "garbage") { edges { node { id } } } } }')).toThrow('"before" is not a cursor');
+  });
+
   it('skips what @skip and @include leave out', () => {
     expect(cost('query ($all: Boolean!) { tasks(limit: 100) { items { id assignees @include(if: $all) { userId } } } }', { all: false })).toBe(100);
     expect(cost('query ($all: Boolean!) { tasks(limit: 100) { items { id assignees @include(if: $all) { userId } } } }', { all: true })).toBe(100 * (1 + 10));
