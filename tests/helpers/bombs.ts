@@ -1,6 +1,6 @@
 // Files built to exhaust an analysis: huge pages, data that inflates a
 // thousandfold, images declaring huge sizes. Built in the test, small on disk.
-import { constants, createDeflate, createDeflateRaw } from 'node:zlib';
+import { constants, createDeflate, createDeflateRaw, deflateSync } from 'node:zlib';
 import { PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
 import { pngChunk, textImage } from './sample-files.ts';
 
@@ -29,11 +29,11 @@ export async function largePagePdf(width: number, height: number, image?: Buffer
   return Buffer.from(await document.save());
 }
 
-/** A one-page PDF whose content stream is `contents` under `filter` (a name or an array of names). */
-async function pdfWithContent(contents: Buffer, filter: string | string[]): Promise<Buffer> {
+/** A one-page PDF whose content stream is `contents` under `filter` (a name or an array of names), its dictionary holding `extra` too. */
+async function pdfWithContent(contents: Buffer, filter: string | string[], extra: Record<string, string | number> = {}): Promise<Buffer> {
   const document = await PDFDocument.create();
   const page = document.addPage([595, 842]);
-  const stream = PDFRawStream.of(document.context.obj({ Filter: filter, Length: contents.length }), contents);
+  const stream = PDFRawStream.of(document.context.obj({ Filter: filter, Length: contents.length, ...extra }), contents);
   page.node.set(PDFName.of('Contents'), document.context.register(stream));
   return Buffer.from(await document.save({ useObjectStreams: false }));
 }
@@ -46,6 +46,34 @@ export async function flateBombPdf(megabytes: number): Promise<Buffer> {
 /** The same, the compressed data also ASCII85-encoded (filters ASCII85Decode, then FlateDecode). */
 export async function ascii85FlateBombPdf(megabytes: number): Promise<Buffer> {
   return pdfWithContent(ascii85(await deflatedZeros(megabytes)), ['ASCII85Decode', 'FlateDecode']);
+}
+
+/** `data` deflated (zlib) once more. */
+function deflated(data: Buffer): Buffer {
+  return deflateSync(data, { level: constants.Z_BEST_COMPRESSION });
+}
+
+/** Flate over Flate: the outer layer inflates to a few hundred KB, the inner one to `megabytes` of zeros. */
+export async function doubleFlateBombPdf(megabytes: number, extra: Record<string, string | number> = {}): Promise<Buffer> {
+  return pdfWithContent(deflated(await deflatedZeros(megabytes)), ['FlateDecode', 'FlateDecode'], extra);
+}
+
+/** RunLength under Flate: zeros in runs of 128 (2 bytes each), deflated. */
+export function flateRunLengthBombPdf(megabytes: number): Promise<Buffer> {
+  const runs = Buffer.alloc(((megabytes * MB) / 128) * 2);
+  for (let at = 0; at < runs.length; at += 2) runs[at] = 129; // 257 - 129 = 128 copies of the next byte (0)
+  return pdfWithContent(deflated(runs), ['FlateDecode', 'RunLengthDecode']);
+}
+
+/** `pdf` with `padding` spaces between each `stream` keyword and its line end (pdf.js skips the rest of that line). */
+export function padStreamKeywords(pdf: Buffer, padding: number): Buffer {
+  return Buffer.from(pdf.toString('latin1').replace(/(?<!end)stream\n/g, `stream${' '.repeat(padding)}\n`), 'latin1');
+}
+
+/** `pdf` with every direct /Length replaced by a reference to an object (appended) holding a wrong length. */
+export function wrongIndirectLengths(pdf: Buffer): Buffer {
+  const text = pdf.toString('latin1').replace(/\/Length \d+/g, '/Length 999 0 R');
+  return Buffer.from(text.replace(/%%EOF\s*$/, '999 0 obj\n7\nendobj\n%%EOF\n'), 'latin1');
 }
 
 /** A one-page PDF whose content stream is at least `megabytes` of zeros, LZW-compressed (about 2,500:1). */

@@ -7,8 +7,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { analyzeLocally } from '../../src/analysis/engines/local.ts';
 import { stopOcr } from '../../src/analysis/engines/ocr/recognize.ts';
 import { openPdf, renderPage } from '../../src/analysis/engines/pdf.ts';
-import { lzwSize } from '../../src/analysis/engines/pdf-streams.ts';
-import { ascii85FlateBombPdf, largePagePdf, lzwBombPdf, lzwZeros } from '../helpers/bombs.ts';
+import { lzwSize } from '../../src/analysis/engines/pdf-filters.ts';
+import { DecompressionBudget } from '../../src/analysis/engines/decompression.ts';
+import { checkPdfStreams } from '../../src/analysis/engines/pdf-streams.ts';
+import {
+  ascii85FlateBombPdf, doubleFlateBombPdf, flateBombPdf, flateRunLengthBombPdf, largePagePdf, lzwBombPdf, lzwZeros, padStreamKeywords, wrongIndirectLengths,
+} from '../helpers/bombs.ts';
 
 afterAll(() => stopOcr());
 
@@ -42,12 +46,32 @@ describe('compressed streams', () => {
   it.each([
     ['LZW', () => lzwBombPdf(200)],
     ['ASCII85 over Flate', () => ascii85FlateBombPdf(200)],
+    // pdf.js skips the whole rest of the keyword's line, however long, before the data.
+    ['Flate after 300 spaces on the stream line', async () => padStreamKeywords(await flateBombPdf(200), 300)],
+    ['Flate after 100,000 spaces on the stream line', async () => padStreamKeywords(await flateBombPdf(200), 100_000)],
+    // Every layer of a chain is decoded within the budget and the next measured.
+    ['Flate over Flate', () => doubleFlateBombPdf(200)],
+    ['RunLength under Flate', () => flateRunLengthBombPdf(200)],
+    ['Flate over Flate with a wrong, indirect /Length', async () => wrongIndirectLengths(await doubleFlateBombPdf(200))],
+    // A long dictionary must not push /Filter out of sight.
+    ['Flate over Flate, its /Filter 10,000 characters before the data', () => doubleFlateBombPdf(200, { Padding: 'x'.repeat(10_000) })],
   ])('refuses a PDF whose %s content stream inflates to 200 MB (422 naming the limit)', async (_filter, build) => {
     const bomb = await build();
     expect(bomb.length).toBeLessThan(400_000);
-    await expect(analyzeLocally(bomb, 'application/pdf', LIMITS)).rejects.toMatchObject({
-      status: 422,
-      message: 'file: the PDF decompresses to more than 64 MB; the limit is 64 MB',
-    });
+    const refusal = { status: 422, message: 'file: the PDF decompresses to more than 64 MB; the limit is 64 MB' };
+    // The check made before pdf.js opens the file refuses it...
+    const budget = new DecompressionBudget(LIMITS.maxDecompressedBytes, 'PDF');
+    await expect(checkPdfStreams(bomb, budget, LIMITS.maxMegapixels)).rejects.toMatchObject(refusal);
+    // ...and so does the analysis.
+    await expect(analyzeLocally(bomb, 'application/pdf', LIMITS)).rejects.toMatchObject(refusal);
   }, 60_000);
+
+  it('passes an ordinary PDF whose streams use such chains, counting each layer', async () => {
+    const small = wrongIndirectLengths(padStreamKeywords(await doubleFlateBombPdf(8), 300));
+    const budget = new DecompressionBudget(LIMITS.maxDecompressedBytes, 'PDF');
+    await checkPdfStreams(small, budget, LIMITS.maxMegapixels);
+    // 8 MB of zeros, plus the outer layer's output (the inner deflated data).
+    expect(budget.used).toBeGreaterThan(8 * 1024 * 1024);
+    expect(budget.used).toBeLessThan(9 * 1024 * 1024);
+  });
 });

@@ -1,4 +1,4 @@
-import { constants, createInflate, createInflateRaw } from 'node:zlib';
+import { constants, createBrotliDecompress, createInflate, createInflateRaw } from 'node:zlib';
 import { AppError } from '../../errors.ts';
 
 const MB = 1024 * 1024;
@@ -40,19 +40,38 @@ export class DecompressionBudget {
    * comes out. Bytes after the end of the compressed data are ignored, and
    * corrupt data counts as far as it inflates (the reader fails on it later).
    */
-  measure(data: Uint8Array, raw = false): Promise<void> {
-    const inflate = (raw ? createInflateRaw : createInflate)({ chunkSize: 64 * 1024, finishFlush: constants.Z_SYNC_FLUSH });
+  async measure(data: Uint8Array, raw = false): Promise<void> {
+    await this.#decompress(data, raw ? 'raw' : 'zlib', false);
+  }
+
+  /**
+   * Inflates `data` (zlib, or `brotli`) within the budget and returns what
+   * came out, for a filter chain's next layer to be measured in turn.
+   */
+  async decompress(data: Uint8Array, format: 'zlib' | 'brotli'): Promise<Buffer> {
+    return (await this.#decompress(data, format, true))!;
+  }
+
+  #decompress(data: Uint8Array, format: 'zlib' | 'raw' | 'brotli', keep: boolean): Promise<Buffer | null> {
+    const options = { chunkSize: 64 * 1024 };
+    const inflate =
+      format === 'brotli'
+        ? createBrotliDecompress(options)
+        : (format === 'raw' ? createInflateRaw : createInflate)({ ...options, finishFlush: constants.Z_SYNC_FLUSH });
+    const parts: Buffer[] = [];
+    const done = () => (keep ? Buffer.concat(parts) : null);
     return new Promise((resolve, reject) => {
       inflate.on('data', (chunk: Buffer) => {
         try {
           this.spend(chunk.length);
+          if (keep) parts.push(chunk);
         } catch (error) {
           inflate.destroy();
           reject(error);
         }
       });
-      inflate.on('error', () => resolve());
-      inflate.on('close', () => resolve());
+      inflate.on('error', () => resolve(done()));
+      inflate.on('close', () => resolve(done()));
       inflate.end(data);
     });
   }
