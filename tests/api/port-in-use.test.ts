@@ -9,16 +9,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { postgresAnswers } from '../../src/db/embedded.ts';
+import { type EmbeddedDatabase, postgresAnswers, startEmbeddedPostgres } from '../../src/db/embedded.ts';
 import { EMBEDDED_CREDENTIALS } from '../../src/storage/embedded-s3.ts';
 import { TEST_BUCKET } from '../setup/servers.ts';
 import { freePort } from '../helpers/ports.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const folders: string[] = [];
 const held: Server[] = [];
+const databases: EmbeddedDatabase[] = [];
 
 afterAll(async () => {
+  for (const database of databases) await database.stop().catch(() => {});
   for (const server of held) server.close();
   for (const folder of folders) await rm(folder, { recursive: true, force: true });
 });
@@ -37,17 +40,18 @@ const EXTERNAL_S3 = () => ({
   S3_ACCESS_KEY_ID: EMBEDDED_CREDENTIALS.accessKeyId, S3_SECRET_ACCESS_KEY: EMBEDDED_CREDENTIALS.secretAccessKey,
 });
 
-/** Starts the service with `settings` and waits for it to exit: its exit code and output lines. */
-async function start(settings: Record<string, string | undefined>) {
-  const dataDir = await mkdtemp(join(tmpdir(), 'port-in-use-'));
+/** Starts the service as `npm start` does, with `settings` (a fresh DATA_DIR unless given). */
+async function launch(settings: Record<string, string | undefined>) {
+  const dataDir = settings.DATA_DIR ?? (await mkdtemp(join(tmpdir(), 'port-in-use-')));
   folders.push(dataDir);
   // Run as root, the embedded PostgreSQL runs as its own user, which must reach its folder.
   await chmod(dataDir, 0o755);
+  const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
-      ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: String(await freePort()), DATA_DIR: dataDir,
+      ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir,
       WATCHLIST_SOURCES: '[]', WATCHLIST_REFRESH_CRON: 'off', ADVERSE_MEDIA_PROVIDER: 'off', DOCUMENT_ANALYSIS_ENGINE: 'local',
       DATABASE_URL: undefined, S3_ENDPOINT: undefined, EMBEDDED_PG_PORT: String(await freePort()), EMBEDDED_S3_PORT: '0',
       ...settings,
@@ -56,8 +60,18 @@ async function start(settings: Record<string, string | undefined>) {
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk));
-  const [code] = (await once(child, 'exit')) as [number | null];
-  return { code, lines: output.split('\n').filter(Boolean), dataDir };
+  const exited = once(child, 'exit') as Promise<[number | null]>;
+  return { child, dataDir, url: `http://127.0.0.1:${port}`, exited, lines: () => output.split('\n').filter(Boolean) };
+}
+
+/** Starts the service with `settings` and waits for it to exit: its exit code and output lines. */
+async function start(settings: Record<string, string | undefined>) {
+  const launched = await launch(settings);
+  // A service that starts instead of refusing is stopped, so the test fails rather than hangs.
+  const timer = setTimeout(() => launched.child.kill('SIGKILL'), 60_000);
+  const [code] = await launched.exited;
+  clearTimeout(timer);
+  return { code, lines: launched.lines(), dataDir: launched.dataDir };
 }
 
 function expectOneLineHint(lines: string[], setting: string, port: number) {
@@ -99,4 +113,41 @@ describe('a port in use at start', () => {
     expectOneLineHint(lines, 'PORT', port);
     expect(await postgresAnswers(`postgresql://postgres:postgres@127.0.0.1:${databasePort}/postgres`)).toBe(false);
   });
+});
+
+describe('EMBEDDED_PG_PORT held by a PostgreSQL', () => {
+  it('of another data folder (another instance): one line naming it, exit 1, its data not served', async () => {
+    const otherDir = await mkdtemp(join(tmpdir(), 'other-instance-'));
+    folders.push(otherDir);
+    await chmod(otherDir, 0o755);
+    const port = await freePort();
+    const other = await startEmbeddedPostgres({ dataDir: join(otherDir, 'postgres'), port, ephemeral: true });
+    databases.push(other);
+    const { code, lines } = await start({ EMBEDDED_PG_PORT: String(port) });
+    expect(code).toBe(1);
+    expectOneLineHint(lines, 'EMBEDDED_PG_PORT', port);
+    expect(lines.some((line) => line.includes('listening'))).toBe(false);
+    // The other instance's server is left alone.
+    expect(await postgresAnswers(other.url)).toBe(true);
+  }, 120_000);
+
+  it('of our own data folder, left running by a crash: taken over, served, and stopped when the service stops', async () => {
+    const databasePort = String(await freePort());
+    const first = await launch({ EMBEDDED_PG_PORT: databasePort });
+    await waitFor(async () => first.lines().some((line) => line.includes('listening')), 'the first start', 90_000);
+    // A crash (OOM kill): no exit handler runs, PostgreSQL (its own process group) stays.
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const adminUrl = `postgresql://postgres:postgres@127.0.0.1:${databasePort}/postgres`;
+    expect(await postgresAnswers(adminUrl)).toBe(true);
+
+    const second = await launch({ EMBEDDED_PG_PORT: databasePort, DATA_DIR: first.dataDir });
+    await waitFor(async () => second.lines().some((line) => line.includes('listening')) || second.child.exitCode !== null, 'the second start', 90_000);
+    expect(second.child.exitCode).toBe(null);
+    expect((await fetch(`${second.url}/healthz`)).status).toBe(200);
+    second.child.kill('SIGTERM');
+    const [code] = await second.exited;
+    expect(code).toBe(0);
+    expect(await postgresAnswers(adminUrl)).toBe(false);
+  }, 180_000);
 });
