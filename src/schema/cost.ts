@@ -27,11 +27,11 @@ export const RISK_ASSESSMENT = 50;
 export const OWNERSHIP = 20;
 /** A webhook delivery sent to an outside address. */
 export const OUTSIDE_CALL = 100;
-/** A long text (up to 20,000 characters, a note's body): its bytes weigh as much as this many records. */
+/** A long text (a note's body, up to 20,000 characters; an analysis's text): its bytes weigh as much as this many records. */
 export const LONG_TEXT = 20;
 /** Rendering Markdown to sanitized HTML (milliseconds of CPU for a long note; about 4 times the bytes of the text). */
 export const HTML_RENDERING = 50;
-/** A document analysis's full text or its blocks (JSON): up to megabytes for a many-page document. */
+/** A document analysis's blocks (JSON, every word with its geometry): up to megabytes for a many-page document. */
 export const ANALYSIS_OUTPUT = 500;
 
 /** Extensions of a field that does `work` each time it runs. */

@@ -6,7 +6,7 @@ import { AnalysisKind, AnalysisStatus } from '../generated/prisma/enums.ts';
 import type { IdentityResult, MrzCheck } from '../analysis/identity.ts';
 import type { FormField, MergedCell, TableView } from '../analysis/views.ts';
 import { StoredFile } from './file.ts';
-import { ANALYSIS_OUTPUT, costs, listOfAtMost, OCR } from './cost.ts';
+import { ANALYSIS_OUTPUT, costs, listOfAtMost, LONG_TEXT, OCR } from './cost.ts';
 import { findOr404 } from './find-or-404.ts';
 import { NEWEST_FIRST } from './pagination.ts';
 
@@ -89,7 +89,7 @@ export const DocumentAnalysis = builder.prismaObject('DocumentAnalysis', {
     blockCount: t.exposeInt('blockCount', { nullable: true }),
     tableCount: t.exposeInt('tableCount', { nullable: true }),
     formCount: t.exposeInt('formCount', { nullable: true }),
-    textContent: t.exposeString('textContent', { nullable: true, extensions: costs(ANALYSIS_OUTPUT) }),
+    textContent: t.exposeString('textContent', { nullable: true, extensions: costs(LONG_TEXT) }),
     blocks: t.field({
       type: 'JSON',
       nullable: true,
