@@ -1,14 +1,16 @@
+import { StartupProblem } from './startup-problem.ts';
+
 /**
  * A port the service needs at start is taken: says which setting names it, so
  * the one line an operator reads is the fix (src/server.ts prints it rather
  * than a stack).
  */
-export class PortInUseError extends Error {
+export class PortInUseError extends StartupProblem {
   constructor(
-    readonly setting: string,
+    setting: string,
     readonly port: number,
   ) {
-    super(`Port ${port} is already in use (${setting}): stop what listens there, or set ${setting} to a free port`);
+    super(setting, `Port ${port} is already in use (${setting}): stop what listens there, or set ${setting} to a free port`, { port });
     this.name = 'PortInUseError';
   }
 }

@@ -2,8 +2,8 @@ import exitHook from 'async-exit-hook';
 import { pino } from 'pino';
 import { loadConfig } from './config.ts';
 import { createLogger } from './logger.ts';
-import { PortInUseError } from './port-in-use.ts';
 import { startService } from './service.ts';
+import { StartupProblem } from './startup-problem.ts';
 
 const config = loadConfig();
 // Buffered: under load, one write per 4 KiB of lines rather than one system
@@ -19,9 +19,9 @@ process.on('exit', () => {
   }
 });
 const service = await startService(config, logger).catch((error: unknown) => {
-  // A taken port is the operator's to fix: one line naming the setting, no stack.
-  if (error instanceof PortInUseError) {
-    logger.fatal({ setting: error.setting, port: error.port }, error.message);
+  // A taken port, a data folder PostgreSQL cannot use: the operator's to fix, one line naming the setting, no stack.
+  if (error instanceof StartupProblem) {
+    logger.fatal({ setting: error.setting, ...error.details }, error.message);
     process.exit(1);
   }
   throw error;

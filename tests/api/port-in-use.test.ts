@@ -42,10 +42,13 @@ const EXTERNAL_S3 = () => ({
 
 /** Starts the service as `npm start` does, with `settings` (a fresh DATA_DIR unless given). */
 async function launch(settings: Record<string, string | undefined>) {
-  const dataDir = settings.DATA_DIR ?? (await mkdtemp(join(tmpdir(), 'port-in-use-')));
-  folders.push(dataDir);
-  // Run as root, the embedded PostgreSQL runs as its own user, which must reach its folder.
-  await chmod(dataDir, 0o755);
+  let dataDir = settings.DATA_DIR;
+  if (!dataDir) {
+    dataDir = await mkdtemp(join(tmpdir(), 'port-in-use-'));
+    folders.push(dataDir);
+    // Run as root, the embedded PostgreSQL runs as its own user, which must reach its folder.
+    await chmod(dataDir, 0o755);
+  }
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: ROOT,
@@ -150,4 +153,24 @@ describe('EMBEDDED_PG_PORT held by a PostgreSQL', () => {
     expect(code).toBe(0);
     expect(await postgresAnswers(adminUrl)).toBe(false);
   }, 180_000);
+});
+
+describe('a DATA_DIR PostgreSQL may not use', () => {
+  it('one line naming DATA_DIR and what to do, exit 1, no stack', async () => {
+    // As root (PostgreSQL then runs as "postgres"): a 0700 folder of root's, as `mktemp -d` makes.
+    // As another user: a folder of its own it may not write into.
+    const made = await mkdtemp(join(tmpdir(), 'private-data-'));
+    folders.push(made);
+    const dataDir = process.getuid?.() === 0 ? made : join(made, 'inside');
+    if (dataDir !== made) await chmod(made, 0o500);
+    const { code, lines } = await start({ DATA_DIR: dataDir });
+    await chmod(made, 0o700);
+    expect(code).toBe(1);
+    const problems = lines.filter((line) => !line.startsWith('{') || JSON.parse(line).level >= 50);
+    expect(problems).toHaveLength(1);
+    const problem = JSON.parse(problems[0]!);
+    expect(problem).toMatchObject({ level: 60, setting: 'DATA_DIR' });
+    expect(problem.msg).toMatch(/^DATA_DIR: PostgreSQL cannot use .*permission denied.*chmod 755.*DATABASE_URL/);
+    expect(problem.msg).toContain(dataDir);
+  }, 120_000);
 });
