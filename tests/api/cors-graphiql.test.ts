@@ -1,6 +1,8 @@
 // CORS only for configured origins (none by default; same-origin pages need
 // none), and GraphiQL served whole from the installed package: no script,
 // style, font or image from anywhere else, under a Content-Security-Policy.
+import { get } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/service.ts';
 import { createOrganization, startTestService, type TestOrganization } from '../helpers/service.ts';
@@ -101,4 +103,44 @@ describe('GraphiQL', () => {
     // JSON answers carry none.
     expect((await post(closed, 'https://evil.example')).headers.get('content-security-policy')).toBeNull();
   });
+
+  it('is sent compressed when the browser accepts it, and revalidated with a 304', async () => {
+    const plain = await page({ 'accept-encoding': 'identity' });
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString('utf8')).toContain('YogaGraphiQL.renderYogaGraphiQL');
+
+    const gzipped = await page({ 'accept-encoding': 'gzip' });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gzipped.body.length).toBeLessThan(plain.body.length / 2);
+    expect(gunzipSync(gzipped.body).equals(plain.body)).toBe(true);
+
+    const brotli = await page({ 'accept-encoding': 'gzip, deflate, br' });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(brotli.body).equals(plain.body)).toBe(true);
+    expect(brotli.headers.vary).toMatch(/accept-encoding/i);
+    expect(brotli.headers['content-security-policy']).toContain("default-src 'none'");
+
+    const etag = gzipped.headers.etag as string;
+    expect(etag).toBeTruthy();
+    expect(plain.headers.etag).toBe(etag);
+    expect(gzipped.headers['cache-control']).toBeTruthy();
+    const again = await page({ 'accept-encoding': 'gzip', 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    // Another version's tag gets the page.
+    expect((await page({ 'accept-encoding': 'gzip', 'if-none-match': 'W/"old"' })).status).toBe(200);
+  });
 });
+
+/** GET /graphql as a browser asks for the page, read as raw bytes (fetch would decompress). */
+function page(headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+    get(`${closed.url}/graphql`, { headers: { accept: 'text/html', ...headers } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('error', reject);
+    }).on('error', reject);
+  });
+}
