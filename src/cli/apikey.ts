@@ -20,6 +20,8 @@ create makes the organization when it does not exist yet and prints the key once
 rotate prints a new key with the same organization, permissions and label; the
 old key keeps working for the grace period (default 24 hours; 0 ends it now).`;
 
+const HELP = new Set(['help', '--help', '-h']);
+
 const DAY_MS = 24 * 3_600_000;
 
 function positiveNumber(name: string, value: string | undefined, fallback: number | null, allowZero = false): number | null {
@@ -135,6 +137,11 @@ async function rotate(db: Database, args: string[]) {
 
 async function main(argv: string[]) {
   const [command, ...rest] = argv;
+  // Asking for help is not a mistake: the usage on stdout, exit 0.
+  if ((command !== undefined && HELP.has(command)) || rest.includes('--help')) {
+    console.log(USAGE);
+    return;
+  }
   if (command === 'permissions') {
     for (const [name, description] of Object.entries(PERMISSIONS)) console.log(`${name}\t${description}`);
     return;

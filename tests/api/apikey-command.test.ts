@@ -95,4 +95,13 @@ describe('npm run apikey', () => {
     await expect(apikey('create', '--permissions', 'all')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('--org is required') });
     await expect(apikey('revoke', 'cpk_nothing')).rejects.toMatchObject({ code: 2 });
   }, 60_000);
+
+  it('prints its usage when asked for help', async () => {
+    for (const args of [['--help'], ['-h'], ['help'], ['create', '--help']]) {
+      const { stdout, stderr } = await apikey(...args);
+      expect(stdout, args.join(' ')).toContain('npm run apikey -- create --org <name>');
+      expect(stdout).toContain('npm run apikey -- rotate');
+      expect(stderr).not.toMatch(/Unknown (command|option)/);
+    }
+  }, 60_000);
 });
