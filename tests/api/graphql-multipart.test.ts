@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/service.ts';
 import { graphqlClient } from '../helpers/http.ts';
+import { rawExchange } from '../helpers/raw-http.ts';
 import { createOrganization, startTestService, type TestOrganization } from '../helpers/service.ts';
 
 let service: RunningService;
@@ -57,6 +58,21 @@ describe('malformed multipart bodies on POST /graphql', () => {
     expect(response.status).toBe(400);
     expect(answer.errors[0]!.extensions.code).toMatch(/^BAD_(REQUEST|USER_INPUT)$/);
     expect(answer.errors[0]!.message).not.toBe('Internal server error');
+    await stillAnswers();
+  });
+
+  it.each([
+    ['before the map', operations.slice(0, 40)],
+    ['inside the file', `${operations}${map}${filePart('\x89PNG\r\n\x1a\n' + 'x'.repeat(1000))}`],
+    ['after a malformed part header', `${operations}--BND\r\nnot a header\r\n\r\nx`],
+  ])('a client that hangs up %s leaves the service answering', async (_name, start) => {
+    const exchange = await rawExchange(service.url, [
+      'POST /graphql HTTP/1.1', 'Host: 127.0.0.1', `X-API-Key: ${org.key}`,
+      'Content-Type: multipart/form-data; boundary=BND', 'Content-Length: 100000', '', start,
+    ].join('\r\n'));
+    await new Promise((done) => setTimeout(done, 100));
+    exchange.destroy();
+    await new Promise((done) => setTimeout(done, 100));
     await stillAnswers();
   });
 });
