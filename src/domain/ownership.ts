@@ -48,6 +48,8 @@ export interface OwnershipStructure {
 }
 
 const CONTROL_ROLES: PartyRole[] = ['CONTROLLING_PERSON', 'DIRECTOR', 'OFFICER'];
+/** Chains listed per beneficial owner: a layered structure can have millions; the share counts them all. */
+export const MAX_PATHS = 100;
 const EPSILON = 1e-9;
 const round = (value: number) => Math.round(value * 1e4) / 1e4;
 
@@ -106,23 +108,39 @@ function findCycle(holdings: Holding[]): string[] | null {
  * Effective ownership: a party's share of the business is the sum, over every
  * chain of holdings from it to the business, of the product of the shares
  * along the chain. Individuals at or above `threshold` percent are the
- * ultimate beneficial owners (with their chains).
+ * ultimate beneficial owners (with their chains, at most MAX_PATHS of them).
  */
 export function computeOwnership(parties: OwnershipParty[], holdings: Holding[], threshold = 25): OwnershipStructure {
   assertPossibleStructure(parties, holdings);
   const heldBy = new Map<string, Holding[]>();
   for (const h of holdings) heldBy.set(h.ownerId, [...(heldBy.get(h.ownerId) ?? []), h]);
-  // Every chain from a party to the business (the structure is acyclic).
-  const chains = (id: string): OwnershipPath[] =>
-    (heldBy.get(id) ?? []).flatMap((h) =>
-      h.ownedId === null
-        ? [{ partyIds: [id], percentage: h.percentage }]
-        : chains(h.ownedId).map((rest) => ({ partyIds: [id, ...rest.partyIds], percentage: (h.percentage * rest.percentage) / 100 })),
-    );
-  const effective = parties.map((party) => {
-    const paths = chains(party.id);
-    return { party, paths, percentage: paths.reduce((sum, p) => sum + p.percentage, 0) };
-  });
+  // Each party's share once (memoized over the acyclic structure): the
+  // number of chains can double with every layer of companies, the shares cannot.
+  const shares = new Map<string, number>();
+  const shareOf = (id: string): number => {
+    let share = shares.get(id);
+    if (share === undefined) {
+      share = (heldBy.get(id) ?? []).reduce((sum, h) => sum + (h.ownedId === null ? h.percentage : (h.percentage * shareOf(h.ownedId)) / 100), 0);
+      shares.set(id, share);
+    }
+    return share;
+  };
+  // The chains shown for an owner: at most MAX_PATHS, each leading to the
+  // business (branches holding nothing of it are not walked).
+  const chains = (id: string): OwnershipPath[] => {
+    const found: OwnershipPath[] = [];
+    const walk = (current: string, trail: string[], percentage: number) => {
+      for (const h of heldBy.get(current) ?? []) {
+        if (found.length >= MAX_PATHS) return;
+        const share = (percentage * h.percentage) / 100;
+        if (h.ownedId === null) found.push({ partyIds: [...trail, current], percentage: share });
+        else if (shareOf(h.ownedId) > 0) walk(h.ownedId, [...trail, current], share);
+      }
+    };
+    walk(id, [], 100);
+    return found;
+  };
+  const effective = parties.map((party) => ({ party, percentage: shareOf(party.id) }));
   const ultimateBeneficialOwners = effective
     .filter((e) => e.party.kind === 'INDIVIDUAL' && e.percentage >= threshold - EPSILON)
     .sort((a, b) => b.percentage - a.percentage || a.party.name.localeCompare(b.party.name))
@@ -130,7 +148,7 @@ export function computeOwnership(parties: OwnershipParty[], holdings: Holding[],
       partyId: e.party.id,
       name: e.party.name,
       effectivePercentage: round(e.percentage),
-      paths: e.paths.map((p) => ({ partyIds: p.partyIds, percentage: round(p.percentage) })),
+      paths: chains(e.party.id).map((p) => ({ partyIds: p.partyIds, percentage: round(p.percentage) })),
     }));
   const totals = new Map<string | null, number>([[null, 0]]);
   for (const party of parties) if (party.kind === 'COMPANY') totals.set(party.id, 0);

@@ -1,5 +1,6 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../builder.ts';
+import { costs, LONG_TEXT } from './cost.ts';
 import * as rules from '../domain/validation.ts';
 import { AuditAction } from '../generated/prisma/enums.ts';
 import { listOf, NEWEST_FIRST, pageArgs, pageOf } from './pagination.ts';
@@ -17,8 +18,9 @@ export const AuditEvent = builder.prismaObject('AuditEvent', {
     apiKeyId: t.exposeID('apiKeyId', { nullable: true, description: 'The API key that made the change (null for the onboarding page, jobs and the operator command).' }),
     userId: t.exposeString('userId', { nullable: true, description: 'Your user on whose behalf the key acted: the request\'s X-User-Id header.' }),
     requestId: t.exposeString('requestId', { nullable: true, description: 'X-Request-Id of the request that made the change.' }),
-    before: t.expose('before', { type: 'JSON', nullable: true, description: 'The row before (updates, deletions), as stored.' }),
-    after: t.expose('after', { type: 'JSON', nullable: true, description: 'The row after (creations, updates), as stored.' }),
+    // A row as stored can hold long texts (a note's body): weighed as one.
+    before: t.expose('before', { type: 'JSON', nullable: true, description: 'The row before (updates, deletions), as stored.', extensions: costs(LONG_TEXT) }),
+    after: t.expose('after', { type: 'JSON', nullable: true, description: 'The row after (creations, updates), as stored.', extensions: costs(LONG_TEXT) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });

@@ -27,7 +27,7 @@ export const RISK_ASSESSMENT = 50;
 export const OWNERSHIP = 20;
 /** A webhook delivery sent to an outside address. */
 export const OUTSIDE_CALL = 100;
-/** A long text (a note's body, up to 20,000 characters; an analysis's text): its bytes weigh as much as this many records. */
+/** A long text (a note's body, up to 20,000 characters; an analysis's text; a stored row in the audit trail): its bytes weigh as much as this many records. */
 export const LONG_TEXT = 20;
 /** Rendering Markdown to sanitized HTML (milliseconds of CPU for a long note; about 4 times the bytes of the text). */
 export const HTML_RENDERING = 50;

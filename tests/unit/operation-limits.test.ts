@@ -66,6 +66,8 @@ describe('the cost model', () => {
     expect(cost('{ notes(limit: 100) { items { body bodyHtml } } }')).toBe(100 * (1 + 20 + 70));
     // The tester's query: 100 tasks, each with 8 notes of its case, body and HTML.
     expect(cost('{ tasks(limit: 100) { items { id consumerCase { notes(first: 8) { edges { node { body bodyHtml } } } } } } }')).toBe(100 * (1 + 1 + 8 * 91));
+    // An audit event's rows as stored (a note's whole body among them): a long text each.
+    expect(cost('{ auditEvents(limit: 100) { items { before after } } }')).toBe(100 * (1 + 20 + 20));
   });
 
   it('refuses, before execution, arguments that do not coerce and invalid connection pages', () => {

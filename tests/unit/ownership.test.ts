@@ -1,6 +1,6 @@
 // Ownership computations on structures worked out by hand (numbers in the comments).
 import { describe, expect, it } from 'vitest';
-import { computeOwnership, type Holding, type OwnershipParty } from '../../src/domain/ownership.ts';
+import { computeOwnership, type Holding, MAX_PATHS, type OwnershipParty } from '../../src/domain/ownership.ts';
 
 const individual = (id: string, roles: OwnershipParty['roles'] = ['SHAREHOLDER']): OwnershipParty => ({ id, name: id, kind: 'INDIVIDUAL', roles });
 const company = (id: string): OwnershipParty => ({ id, name: id, kind: 'COMPANY', roles: ['SHAREHOLDER'] });
@@ -97,5 +97,28 @@ describe('impossible structures are refused with a 400 naming the problem', () =
   it('refuses owners of an individual, and a company owning itself', () => {
     expect(refused([individual('A'), individual('B')], [holds('A', 'B', 50)]).message).toBe('ownedBy: only companies have owners; B is an individual');
     expect(refused([company('C')], [holds('C', 'C', 50)]).message).toBe('ownedBy: C cannot own itself');
+  });
+});
+
+describe('many layers of companies', () => {
+  // Layer 0: X0 and Y0 hold 50% of the business each; every later layer's
+  // Xi and Yi hold 50% of both companies of the layer below; Eve holds all of
+  // X18. Chains from Eve: 2^18, her share 50% (each layer passes on half).
+  const layers = 18;
+  const parties = [individual('Eve')];
+  const holdings = [holds('X0', null, 50), holds('Y0', null, 50), holds('Eve', `X${layers}`, 100)];
+  for (let i = 0; i <= layers; i++) parties.push(company(`X${i}`), company(`Y${i}`));
+  for (let i = 1; i <= layers; i++) {
+    for (const owner of [`X${i}`, `Y${i}`]) holdings.push(holds(owner, `X${i - 1}`, 50), holds(owner, `Y${i - 1}`, 50));
+  }
+
+  it('adds up every chain without listing them all, and shows at most MAX_PATHS of them', () => {
+    const structure = computeOwnership(parties, holdings);
+    expect(structure.ultimateBeneficialOwners).toHaveLength(1);
+    const [eve] = structure.ultimateBeneficialOwners;
+    expect(eve).toMatchObject({ partyId: 'Eve', effectivePercentage: 50 });
+    expect(eve!.paths).toHaveLength(MAX_PATHS);
+    // Each chain listed runs from Eve through one company per layer to the business: 100% × 50%^31.
+    for (const path of eve!.paths) expect(path.partyIds).toHaveLength(layers + 2);
   });
 });
