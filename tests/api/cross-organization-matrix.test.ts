@@ -286,6 +286,9 @@ beforeAll(async () => {
       ADVERSE_MEDIA_PROVIDER: 'off',
       WEBHOOK_DISPATCH_INTERVAL_MS: '100',
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      // The matrix selects every field of every type at once: isolation is what
+      // it tests, so the cost limit (tests/api/operation-limits.test.ts) is lifted.
+      GRAPHQL_MAX_COST: '10000000',
     },
   });
   await waitFor(() => service.db.watchlistLoad.findFirst({ where: { sourceId: SOURCE, status: 'LOADED' } }), 'the watchlist');
