@@ -4,14 +4,14 @@
 // database; a day-long window keeps the counts from resetting mid-test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/service.ts';
-import { createOrganization, startTestService } from '../helpers/service.ts';
+import { createOrganization, startServicePair } from '../helpers/service.ts';
 
 const LIMITS = { RATE_LIMIT_PER_KEY: '30', RATE_LIMIT_PER_ORGANIZATION: '0', RATE_LIMIT_WINDOW_SECONDS: '86400', RATE_LIMIT_COST_PER_POINT: '100' };
 let first: RunningService;
 let second: RunningService;
 
 beforeAll(async () => {
-  [first, second] = await Promise.all([startTestService({ env: LIMITS }), startTestService({ env: LIMITS })]);
+  [first, second] = await startServicePair(LIMITS);
 });
 afterAll(async () => {
   await first?.stop();

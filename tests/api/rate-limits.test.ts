@@ -3,14 +3,14 @@
 // from resetting during the test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/service.ts';
-import { createKey, createOrganization, startTestService } from '../helpers/service.ts';
+import { createKey, createOrganization, startServicePair, startTestService } from '../helpers/service.ts';
 
 const LIMITS = { RATE_LIMIT_PER_KEY: '5', RATE_LIMIT_PER_ORGANIZATION: '8', RATE_LIMIT_WINDOW_SECONDS: '86400' };
 let first: RunningService;
 let second: RunningService;
 
 beforeAll(async () => {
-  [first, second] = await Promise.all([startTestService({ env: LIMITS }), startTestService({ env: LIMITS })]);
+  [first, second] = await startServicePair(LIMITS);
 });
 afterAll(async () => {
   await first?.stop();

@@ -3,21 +3,13 @@
 // renders its editor under its Content-Security-Policy, loads the schema and
 // runs the default query against this service. A screenshot goes to
 // tests/e2e/screenshots/ (git-ignored).
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/service.ts';
+import { chromiumAvailable, launchChromium, SCREENSHOTS } from '../helpers/browser.ts';
 import { createOrganization, startTestService } from '../helpers/service.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// CI installs Chromium and sets REQUIRE_CHROMIUM=1, so there this cannot be skipped.
-const available = existsSync(CHROMIUM);
-if (!available && process.env.REQUIRE_CHROMIUM === '1') throw new Error(`REQUIRE_CHROMIUM=1 but there is no browser at ${CHROMIUM}`);
-if (!available) console.warn(`Skipping the GraphiQL browser test: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
-
-const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
+const available = chromiumAvailable('the GraphiQL browser test');
 
 let service: RunningService;
 let browser: Browser;
@@ -25,13 +17,9 @@ let key: string;
 
 beforeAll(async () => {
   if (!available) return;
-  await mkdir(SCREENSHOTS, { recursive: true });
   service = await startTestService();
   key = (await createOrganization(service.db, undefined, 'graphiql')).key;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();

@@ -3,25 +3,17 @@
 // real SMTP server, its link, the form (a rejected attempt, then a correct
 // one with an ID image), and the case as the API shows it afterwards.
 // Screenshots of each step go to tests/e2e/screenshots/ (git-ignored).
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/service.ts';
+import { chromiumAvailable, launchChromium, SCREENSHOTS } from '../helpers/browser.ts';
 import { restClient } from '../helpers/http.ts';
 import { passportImage } from '../helpers/sample-files.ts';
 import { createOrganization, startTestService } from '../helpers/service.ts';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp.ts';
 import { waitFor } from '../helpers/wait.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// CI installs Chromium and sets REQUIRE_CHROMIUM=1, so there this cannot be skipped.
-const available = existsSync(CHROMIUM);
-if (!available && process.env.REQUIRE_CHROMIUM === '1') throw new Error(`REQUIRE_CHROMIUM=1 but there is no browser at ${CHROMIUM}`);
-if (!available) console.warn(`Skipping the browser test: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
-
-const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
+const available = chromiumAvailable('the browser test');
 const EMAIL = `jane.example.${Date.now().toString(36)}@example.org`;
 
 let smtp: TestSmtpServer;
@@ -33,14 +25,10 @@ const shot = (page: Page, name: string) => page.screenshot({ path: `${SCREENSHOT
 
 beforeAll(async () => {
   if (!available) return;
-  await mkdir(SCREENSHOTS, { recursive: true });
   smtp = await startSmtpServer();
   service = await startTestService({ env: { SMTP_URL: smtp.url, MAIL_FROM: 'onboarding@northwind.example' } });
   rest = restClient(service.url, (await createOrganization(service.db, undefined, 'e2e')).key);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();

@@ -38,6 +38,12 @@ export async function startTestService(
   return startService(config, options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
 }
 
+/** Two instances of the service over one database with the same settings: for what they must share. */
+export async function startServicePair(env: Record<string, string>): Promise<[RunningService, RunningService]> {
+  const [first, second] = await Promise.all([startTestService({ env }), startTestService({ env })]);
+  return [first, second];
+}
+
 export interface TestOrganization {
   id: string;
   name: string;
