@@ -51,6 +51,21 @@ describe('local engine in its own process', () => {
     expect(processGroup(process.pid)).not.toBe(pid);
   }, 30_000);
 
+  it('runs below the service in CPU priority, its own session included (autogroup)', async () => {
+    await engine.analyze({ data: await textPdf([['niced']]), contentType: 'application/pdf', key: 'k' });
+    const [pid] = engine.pids;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Field 19 (nice), counted after the command name.
+    expect(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])).toBe(10);
+    let autogroup: string | null = null;
+    try {
+      autogroup = readFileSync(`/proc/${pid}/autogroup`, 'utf8');
+    } catch {
+      // A kernel without autogroup: nice alone orders the processes.
+    }
+    if (autogroup !== null) expect(autogroup).toMatch(/ nice 10$/m);
+  }, 30_000);
+
   it('gives up on an analysis past the time limit, and keeps serving', async () => {
     const quick = isolatedLocalEngine({ engine: LIMITS, timeoutMs: 50, logger });
     try {

@@ -3,7 +3,7 @@
 // runaway page or a file that exhausts memory ends this process, not the
 // server. Argument: the memory limit in MB.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { AppError } from '../../errors.ts';
 import type { EngineRequest, WorkerMessage } from './engine-process.ts';
@@ -53,6 +53,27 @@ try {
   setPriority(10);
 } catch {
   // Not supported here: the worker runs at the service's priority.
+}
+lowerSessionPriority();
+
+/**
+ * The worker leads its own session (`detached`), and where the kernel groups
+ * sessions for scheduling (autogroup, most desktop and server Linux), a
+ * process's nice value counts only inside its session: each worker's session
+ * would weigh as much as the whole service. Lowering the session's own weight
+ * restores the order. The kernel takes one unprivileged change per 100 ms
+ * machine-wide (EAGAIN), hence the retries.
+ */
+function lowerSessionPriority() {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      writeFileSync('/proc/self/autogroup', '10');
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return; // no autogroup here: nice alone applies
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 110);
+    }
+  }
 }
 
 /** Whether a failure was an allocation refused at the limit (rather than a bug or a bad file). */
