@@ -105,6 +105,27 @@ export class RateLimitLeases {
   }
 
   /**
+   * The refusal of a key already known (on this instance) to be past one of
+   * its limits in the current window, without asking the database: counters
+   * only grow within a window, so the answer cannot change before it ends,
+   * and a client hammering past its limit then costs no round trip at all.
+   * Undefined when the key may still be admitted (or is unknown here).
+   */
+  knownRefusal(keyHash: string, now = Date.now()): RequestCounts | undefined {
+    const owner = this.#owners.get(keyHash);
+    if (!owner) return undefined;
+    const windowStart = currentWindow(this.limits, now);
+    const full = (bucket: string, limit: number): LimitUse | undefined => {
+      const lease = limit > 0 ? this.#current(bucket, windowStart.getTime()) : undefined;
+      return lease && lease.admitted >= lease.granted && lease.total >= limit ? { limit, used: Math.max(limit + 1, lease.total), admitted: false } : undefined;
+    };
+    const key = full(`key:${owner.key}`, this.limits.perKey);
+    const organization = full(`org:${owner.organization}`, this.limits.perOrganization);
+    if (!key && !organization) return undefined;
+    return { windowStart, ...(key && { key }), ...(organization && { organization }) };
+  }
+
+  /**
    * Admits from the lease when it has a request left (take 0); refuses
    * without counting once the counter is known to be at the limit (counters
    * only grow within a window, so a client past its limit causes no writes);

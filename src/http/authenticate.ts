@@ -5,6 +5,7 @@ import type { Database } from '../db/client.ts';
 import type { TenantSessions } from '../db/tenant-sessions.ts';
 import { AppError, badRequest, unauthenticated } from '../errors.ts';
 import type { FailedAuthThrottle } from './failed-auth-throttle.ts';
+import { showRateLimit } from './rate-limit.ts';
 import { requestScope } from './request-scope.ts';
 
 export interface AuthState {
@@ -45,6 +46,9 @@ export function authenticateRequests(sessions: TenantSessions, db: Database, lim
       ctx.set('Retry-After', String(wait));
       throw new AppError('TOO_MANY_REQUESTS', `Too many failed authentications from this address; retry in ${wait} s`);
     }
+    // A key known to be past its limit in this window is refused before any round trip.
+    const refusal = leases && isWellFormedKey(presented) ? leases.knownRefusal(keyHash ?? hashApiKey(presented)) : undefined;
+    if (refusal) showRateLimit(ctx, refusal, limits.windowSeconds);
     const found = await authenticate(sessions, db, presented, {
       leases,
       userId: userValid ? givenUser || undefined : undefined,

@@ -78,4 +78,34 @@ describe('rate-limit leases', () => {
     expect(counters.request(instance, 0)).toMatchObject({ takes: { key: 0 }, counts: { key: { used: 3, admitted: true } } });
     expect(counters.counts.get('key:0')).toBe(51);
   });
+  it('knows a key past its limit without a round trip, until the window ends', () => {
+    const limits: RateLimits = { perKey: 3, perOrganization: 0, windowSeconds: 60 };
+    const counters = sharedCounters();
+    const instance = new RateLimitLeases(limits);
+    expect(instance.knownRefusal('hash-1', 1_000)).toBeUndefined(); // never seen here
+    for (let i = 0; i < 2; i++) {
+      expect(admitted(counters.request(instance, 1_000).counts)).toBe(true);
+      // Room left: nothing known to refuse.
+      expect(instance.knownRefusal('hash-1', 1_000)).toBeUndefined();
+    }
+    // The third fills the counter: the next is known to be refused here, as the counters would.
+    expect(admitted(counters.request(instance, 1_000).counts)).toBe(true);
+    expect(instance.knownRefusal('hash-1', 2_000)).toMatchObject({ key: { limit: 3, admitted: false } });
+    expect(admitted(counters.request(instance, 2_000).counts)).toBe(false);
+    expect(instance.knownRefusal('another-hash', 2_000)).toBeUndefined();
+    // A new window starts afresh.
+    expect(instance.knownRefusal('hash-1', 61_000)).toBeUndefined();
+    expect(admitted(counters.request(instance, 61_000).counts)).toBe(true);
+  });
+
+  it('does not refuse from memory while this instance still holds requests of a block', () => {
+    const limits: RateLimits = { perKey: 1_000, perOrganization: 0, windowSeconds: 60 };
+    const counters = sharedCounters();
+    const instance = new RateLimitLeases(limits);
+    counters.request(instance, 1_000);
+    counters.request(instance, 1_000); // takes a block of many
+    // Another instance fills the shared counter to the limit meanwhile.
+    counters.counts.set('key:0', 1_000);
+    expect(instance.knownRefusal('hash-1', 1_000)).toBeUndefined();
+  });
 });
