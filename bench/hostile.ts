@@ -172,8 +172,8 @@ async function politeTrafficProcess(options: Omit<PoliteOptions, 'ratePerSecond'
   });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  const [code] = (await once(child, 'exit')) as [number | null];
-  if (code !== 0) throw new Error(`the well-behaved client exited with ${code}`);
+  const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+  if (code !== 0) throw new Error(`the well-behaved client exited with ${code ?? signal}`);
   return JSON.parse(output) as Sample[];
 }
 
