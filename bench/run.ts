@@ -9,6 +9,8 @@ import { availableOcrBackends } from '../src/analysis/engines/select.ts';
 import { type AnalysisBenchRow, type AnalysisBenchRun, runAnalysisBench } from './analysis.ts';
 import { buildCorpus } from './corpus.ts';
 import { runScreeningBench } from './screening.ts';
+import { SPELLING_RELATIONS } from './screening-aliases.ts';
+import { screeningSection } from './screening-report.ts';
 import { runSyntheticBench, syntheticSection } from './screening-synthetic.ts';
 import { runFileBench } from './files.ts';
 import { loadSection, runLoadBench } from './load.ts';
@@ -132,40 +134,7 @@ ${perSample.join('\n')}
 }
 
 if (runs('screening')) {
-  const bench = await runScreeningBench();
-  const cell = (value: number, digits = 3) => fixed(value, digits);
-  const variants = Object.keys(bench.results[0]!.byVariant).sort();
-  const matcherSection = `## Screening: matcher quality and speed on the shared lists
-
-Lists: the snapshots in \`../shared/datasets/sanctions\` (OFAC SDN and Consolidated, UN, US
-Congress PEPs): ${bench.lists.entities} entities read and parsed from the publishers' files in
-${cell(bench.parseSeconds, 2)} s, ${bench.lists.names} distinct names indexed in ${cell(bench.buildSeconds, 2)} s. Queries: ${bench.queries} generated from the listed names by
-\`bench/screening-queries.ts\` (seeded; typo, transposition, reordering, missing middle name,
-initial, title, transliteration, alias, diacritics), each expecting every entity that carries
-the original name; ${bench.unlisted} plausible names that are not listed, for the
-false-positive rate (any hit at or above the threshold). Our threshold: ${bench.threshold}.
-The baselines scan every name per query, so they ran on the first ${bench.baselineQueries}
-queries and ${bench.baselineQueries / 2} unlisted names, with our matcher on the same subset
-beside them. Timings are single-threaded, one search at a time.
-
-| Matcher | recall@1 | recall@5 | false positives | p50 ms | p99 ms | searches/s |
-|---|---|---|---|---|---|---|
-${bench.results.map((r) => `| ${r.matcher} | ${cell(r.recallAt1)} | ${cell(r.recallAt5)} | ${cell(r.falsePositiveRate)} | ${cell(r.p50Ms, 2)} | ${cell(r.p99Ms, 2)} | ${fixed(r.perSecond, 0)} |`).join('\n')}
-
-Targets from the issue: recall@1 ≥ 0.98, recall@5 ≥ 0.995, false positives ≤ 0.005, p50 ≤ 1 ms
-over the shared lists (≤ 2 ms over 1 million names: next section). False positives of our
-matcher on ${bench.wider.names} unlisted names from wider pools (\`widerUnlistedNames\`: given names and
-surnames from Europe, the Americas, Africa, the Middle East, South and East Asia, several close to
-listed names' words): ${cell(bench.wider.falsePositiveRate)}. Index memory (heap and typed-array buffers
-after garbage collection, before and after building): ${cell(bench.indexMegabytes, 0)} MiB.
-
-recall@1 by variant:
-
-| Matcher | ${variants.join(' | ')} |
-|---|${variants.map(() => '---|').join('')}
-${bench.results.map((r) => `| ${r.matcher} | ${variants.map((v) => (r.byVariant[v] === undefined ? '–' : cell(r.byVariant[v]!))).join(' | ')} |`).join('\n')}
-`;
-  await report('screening', `${matcherSection}\n${syntheticSection(await runSyntheticBench())}`);
+  await report('screening', `${screeningSection(await runScreeningBench(), SPELLING_RELATIONS)}\n${syntheticSection(await runSyntheticBench())}`);
 }
 
 if (runs('load')) {

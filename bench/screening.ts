@@ -1,148 +1,80 @@
-// Screening quality and speed on the real lists (../shared/datasets/sanctions):
-// our matcher next to a plain token Jaro-Winkler scan and Fuse.js, on the same
-// generated queries, in one run.
-import { readFileSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-import Fuse from 'fuse.js';
-import jaroWinkler from 'talisman/metrics/jaro-winkler.js';
-import type { ListedEntity } from '../src/screening/lists/listed-entity.ts';
-import { parseOfac } from '../src/screening/lists/ofac.ts';
-import { parseSenzing } from '../src/screening/lists/senzing.ts';
-import { parseUnList } from '../src/screening/lists/un.ts';
+// Screening quality and speed on the real lists (../shared/datasets/sanctions),
+// at the operating threshold, on three query sets: the development split
+// (bench/screening-queries.ts), the held-out split (bench/screening-heldout.ts)
+// and leave-one-name-out over the lists' own names (bench/screening-aliases.ts);
+// false positives on unlisted names; the baselines on a subset beside ours.
 import { DEFAULT_THRESHOLD, type IndexedEntity, NameIndex } from '../src/screening/matching/name-index.ts';
-import { nameTokens } from '../src/screening/matching/normalize.ts';
-import { buildQueries, type LabelledQuery, unlistedNames, widerUnlistedNames } from './screening-queries.ts';
+import { type AliasQuery, aliasFolds, SPELLING_RELATIONS, withoutNames } from './screening-aliases.ts';
+import { fuseSearch, jaroWinklerScan } from './screening-baselines.ts';
+import { loadSharedLists } from './screening-lists.ts';
+import { heldOutQueries } from './screening-heldout.ts';
+import { figures, heapMegabytes, type MatcherFigures, type Outcome, ourRanker, type Ranker, type Recall, recallBy, runQueries, runUnlisted } from './screening-measure.ts';
+import { type LabelledQuery, nameKey, orderedKey, scriptOf } from './screening-names.ts';
+import { buildQueries, unlistedNames, widerUnlistedNames } from './screening-queries.ts';
+import { heldOutUnlisted, type UnlistedName } from './screening-unlisted.ts';
 
-const DATASETS = new URL('../../shared/datasets/sanctions/', import.meta.url);
-const read = (name: string) => readFileSync(new URL(name, DATASETS), 'utf8');
-
-export function loadSharedLists(): IndexedEntity[] {
-  const lists: Array<[string, ListedEntity[]]> = [
-    ['ofac-sdn', parseOfac({ primary: read('ofac_sdn.csv'), aliases: read('ofac_alt.csv'), addresses: read('ofac_add.csv') })],
-    ['ofac-consolidated', parseOfac({ primary: read('ofac_cons_prim.csv'), aliases: read('ofac_cons_alt.csv') })],
-    ['un-consolidated', parseUnList(read('un_consolidated.xml')).entities],
-    ['us-congress-peps', parseSenzing(read('us_congress_senzing.json'))],
-  ];
-  return lists.flatMap(([sourceId, entities]) => entities.map((entity) => ({ id: `${sourceId}:${entity.externalId}`, sourceId, listVersion: 'snapshot', entity })));
+/** The lists without their names in original script (Arabic, Cyrillic, Chinese): where a query in that script must reach a romanized name. */
+export function withoutOriginalScript(entries: IndexedEntity[]): IndexedEntity[] {
+  const removed = new Set(entries.flatMap(({ entity }) => entity.names.filter((n) => !['Latin', 'other'].includes(scriptOf(n.full))).map((n) => orderedKey(n.full))));
+  return withoutNames(entries, removed);
 }
 
-export interface MatcherFigures {
-  matcher: string;
-  recallAt1: number;
-  recallAt5: number;
-  falsePositiveRate: number;
-  p50Ms: number;
-  p99Ms: number;
-  perSecond: number;
-  byVariant: Record<string, number>;
-}
+/** A ranker per query: the one for the lists without original script where the query asks for it. */
+const byScript = (all: Ranker, withoutScript: Ranker): Ranker => (q) => (q.withoutOriginalScript ? withoutScript(q) : all(q));
 
-export type Ranker = (query: LabelledQuery | { name: string; kind?: 'PERSON' | 'ORGANIZATION' }) => string[];
+/** `count` queries spread over the whole set (every variant has its share), not the first ones. */
+export const spread = <T>(values: T[], count: number): T[] => (values.length <= count ? values : Array.from({ length: count }, (_, i) => values[Math.floor((i * values.length) / count)]!));
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))] ?? 0;
-
-export function measure(matcher: string, rank: Ranker, queries: LabelledQuery[], unlisted: string[]): MatcherFigures {
-  const times: number[] = [];
-  let at1 = 0;
-  let at5 = 0;
-  const variantTotals: Record<string, [number, number]> = {};
-  const started = performance.now();
-  for (const query of queries) {
-    const t = performance.now();
-    const ranked = rank(query);
-    times.push(performance.now() - t);
-    const found1 = ranked.slice(0, 1).some((id) => query.expected.has(id));
-    at1 += Number(found1);
-    at5 += Number(ranked.slice(0, 5).some((id) => query.expected.has(id)));
-    const totals = (variantTotals[query.variant] ??= [0, 0]);
-    totals[0] += Number(found1);
-    totals[1]++;
-  }
-  let falsePositives = 0;
-  for (const name of unlisted) {
-    const t = performance.now();
-    falsePositives += Number(rank({ name }).length > 0);
-    times.push(performance.now() - t);
-  }
-  const seconds = (performance.now() - started) / 1000;
-  return {
-    matcher,
-    recallAt1: at1 / queries.length,
-    recallAt5: at5 / queries.length,
-    falsePositiveRate: falsePositives / unlisted.length,
-    p50Ms: percentile(times, 50),
-    p99Ms: percentile(times, 99),
-    perSecond: times.length / seconds,
-    byVariant: Object.fromEntries(Object.entries(variantTotals).map(([variant, [hits, total]]) => [variant, hits / total])),
-  };
-}
-
-/** The plain baseline: every listed name scored by token Jaro-Winkler (best pairs, averaged both ways). */
-export function jaroWinklerScan(entries: IndexedEntity[], threshold: number): Ranker {
-  const names = entries.flatMap(({ id, entity }) => entity.names.map((n) => ({ id, tokens: nameTokens(n.full) })));
-  const side = (a: string[], b: string[]) => a.reduce((sum, x) => sum + Math.max(...b.map((y) => jaroWinkler(x, y))), 0) / a.length;
-  return (query) => {
-    const q = nameTokens(query.name);
-    const best = new Map<string, number>();
-    for (const { id, tokens } of names) {
-      if (!tokens.length || !q.length) continue;
-      const score = (side(q, tokens) + side(tokens, q)) / 2;
-      if (score >= threshold && score > (best.get(id) ?? 0)) best.set(id, score);
-    }
-    return [...best].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([id]) => id);
-  };
-}
-
-export function fuseSearch(entries: IndexedEntity[]): Ranker {
-  const names = entries.flatMap(({ id, entity }) => entity.names.map((n) => ({ id, name: n.full })));
-  // Fuse.js defaults (threshold 0.6) on the name field.
-  const fuse = new Fuse(names, { keys: ['name'], includeScore: true });
-  return (query) => {
-    const ids: string[] = [];
-    for (const result of fuse.search(query.name, { limit: 20 })) if (!ids.includes(result.item.id)) ids.push(result.item.id);
-    return ids.slice(0, 5);
-  };
-}
-
-// `npm run bench` starts node without --expose-gc: the flag is set now and the function taken from a fresh context.
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-/** Memory in use after a full collection, in MiB (the JS heap and the typed arrays' buffers outside it): before and after building an index, its size. */
-export function heapMegabytes(): number {
-  gc();
-  gc();
-  const { heapUsed, external } = process.memoryUsage();
-  return (heapUsed + external) / 2 ** 20;
-}
-
-/** Share of names our matcher reports anything for. */
-export function falsePositiveRate(rank: Ranker, names: string[]): number {
-  return names.filter((name) => rank({ name }).length > 0).length / names.length;
-}
-
-/** Our matcher as a ranker: entity ids of the hits at the threshold, best first. */
-export function ourRanker(index: NameIndex, threshold: number): Ranker {
-  return (query) => index.search({ name: query.name, ...('kind' in query ? { kind: query.kind } : {}) }, { limit: 5, threshold }).map((h) => h.entityId);
+export interface SplitRun {
+  /** Ours on every query and unlisted name, then ours, the Jaro-Winkler scan and Fuse.js on the subset. */
+  results: MatcherFigures[];
+  subset: { queries: number; unlisted: number };
 }
 
 export interface ScreeningBench {
   lists: { entities: number; names: number };
-  /** Reading and parsing the publishers' files. */
   parseSeconds: number;
   buildSeconds: number;
   indexMegabytes: number;
   threshold: number;
-  queries: number;
-  unlisted: number;
-  baselineQueries: number;
-  results: MatcherFigures[];
-  /** Ours on widerUnlistedNames. */
-  wider: { names: number; falsePositiveRate: number };
+  dev: SplitRun & { wider: { names: number; falsePositiveRate: number } };
+  heldOut: SplitRun & {
+    byKind: Record<string, Recall>;
+    unlistedByGroup: Record<string, { names: number; falsePositives: number }>;
+    soundAlikesLeftOut: number;
+    examplesLeftOut: string[];
+    /** The issue's examples and what they hit. */
+    examples: Array<{ name: string; hit: string | null }>;
+  };
+  aliases: SplitRun & {
+    folds: number;
+    buildSeconds: number;
+    entities: number;
+    weakLeftOut: number;
+    cappedLeftOut: number;
+    perEntity: number;
+    /** Ours on the names whose relation is a spelling of the same name (SPELLING_RELATIONS). */
+    spellings: MatcherFigures;
+    byKind: Record<string, Recall>;
+    byScript: Record<string, Recall>;
+    byKindAndRelation: Record<string, Recall>;
+  };
 }
 
-export async function runScreeningBench(options = { queries: 2000, unlisted: 1000, widerUnlisted: 3000, baselineQueries: 100, threshold: DEFAULT_THRESHOLD }): Promise<ScreeningBench> {
+const OPTIONS = { dev: 2000, devUnlisted: 1000, widerUnlisted: 3000, heldOut: 2000, originalScript: 200, unlistedPersons: 1500, unlistedOrganizations: 300, perEntity: 24, baselineQueries: 60, threshold: DEFAULT_THRESHOLD };
+
+/** Ours, then the baselines, on a subset (they scan every name per query). */
+function baselineRows(label: string, subset: LabelledQuery[], unlisted: UnlistedName[] | string[], rankers: { ours: Ranker; jw: Ranker; fuse: Ranker }): MatcherFigures[] {
+  const names = unlisted.map((u) => (typeof u === 'string' ? { name: u } : u));
+  return [
+    figures(`this platform (${label} subset)`, runQueries(rankers.ours, subset), runUnlisted(rankers.ours, names)),
+    figures('token Jaro-Winkler scan (≥ 0.9)', runQueries(rankers.jw, subset), runUnlisted(rankers.jw, names)),
+    figures('Fuse.js 7 (defaults)', runQueries(rankers.fuse, subset), runUnlisted(rankers.fuse, names)),
+  ];
+}
+
+export async function runScreeningBench(options = OPTIONS): Promise<ScreeningBench> {
+  const log = (message: string) => console.error(`[screening] ${message}`);
   const parseStarted = performance.now();
   const entries = loadSharedLists();
   const parseSeconds = (performance.now() - parseStarted) / 1000;
@@ -151,23 +83,105 @@ export async function runScreeningBench(options = { queries: 2000, unlisted: 100
   const index = NameIndex.build(entries);
   const buildSeconds = (performance.now() - started) / 1000;
   const indexMegabytes = heapMegabytes() - before;
-  const queries = buildQueries(entries, options.queries);
-  const listed = new Set(entries.flatMap(({ entity }) => entity.names.map((n) => nameTokens(n.full).sort().join(' '))));
-  const unlisted = unlistedNames(options.unlisted, listed);
   const ours = ourRanker(index, options.threshold);
-  // Warm the matcher so the first queries do not pay for compilation.
-  for (const query of queries.slice(0, 200)) ours(query);
-  const results = [measure('this platform', ours, queries, unlisted)];
-  const wider = widerUnlistedNames(options.widerUnlisted, listed);
-  // The baselines scan every name per query: a subset, with ours on the same subset beside them.
-  const subset = queries.slice(0, options.baselineQueries);
-  const unlistedSubset = unlisted.slice(0, options.baselineQueries / 2);
-  results.push(measure('this platform (baseline subset)', ours, subset, unlistedSubset));
-  results.push(measure('token Jaro-Winkler scan (≥ 0.9)', jaroWinklerScan(entries, 0.9), subset, unlistedSubset));
-  results.push(measure('Fuse.js 7 (defaults)', fuseSearch(entries), subset, unlistedSubset));
+  const listedNames = entries.flatMap(({ entity }) => entity.names.map((n) => n.full));
+  const listedKeys = new Set(listedNames.map(nameKey));
+
+  log('development split');
+  const devQueries = buildQueries(entries, options.dev);
+  const devUnlisted = unlistedNames(options.devUnlisted, listedKeys);
+  for (const query of devQueries.slice(0, 200)) ours(query);
+  const devOurs = figures('this platform', runQueries(ours, devQueries), runUnlisted(ours, devUnlisted.map((name) => ({ name }))));
+  const wider = widerUnlistedNames(options.widerUnlisted, listedKeys);
+  const widerHits = runUnlisted(ours, wider.map((name) => ({ name })));
+
+  log('held-out split');
+  const noScriptEntries = withoutOriginalScript(entries);
+  const oursNoScript = ourRanker(NameIndex.build(noScriptEntries), options.threshold);
+  const heldOut = heldOutQueries(entries, { count: options.heldOut, originalScript: options.originalScript });
+  const { names: unlisted, soundAlikesLeftOut, examplesLeftOut } = heldOutUnlisted(listedNames, options.unlistedPersons, options.unlistedOrganizations);
+  const heldOutRank = byScript(ours, oursNoScript);
+  const heldOutOutcomes = runQueries(heldOutRank, heldOut);
+  const unlistedRuns = runUnlisted(ours, unlisted);
+  const unlistedByGroup: ScreeningBench['heldOut']['unlistedByGroup'] = {};
+  unlisted.forEach((u, i) => {
+    const g = (unlistedByGroup[u.group] ??= { names: 0, falsePositives: 0 });
+    g.names++;
+    g.falsePositives += Number(unlistedRuns[i]!.hit);
+  });
+  const examples = unlisted.filter((u) => u.group === 'issue examples').map((u) => {
+    const [hit] = index.search({ name: u.name, kind: 'PERSON' }, { limit: 1, threshold: options.threshold });
+    return { name: u.name, hit: hit ? `${hit.explanation.name.matched} (${hit.score.toFixed(2)})` : null };
+  });
+
+  log('leave-one-name-out');
+  const folds = aliasFolds(entries, options.perEntity);
+  const aliasOutcomes: Outcome[] = [];
+  let aliasBuild = 0;
+  for (const fold of folds.folds) {
+    const t = performance.now();
+    const foldIndex = NameIndex.build(withoutNames(entries, fold.removed));
+    aliasBuild += (performance.now() - t) / 1000;
+    aliasOutcomes.push(...runQueries(ourRanker(foldIndex, options.threshold), fold.queries));
+  }
+  const entityKind = (q: LabelledQuery) => (q as AliasQuery).entityKind;
+  // Screening subjects are persons and organizations: vessels and aircraft (mostly former names) are shown by kind only.
+  const subjectOutcomes = aliasOutcomes.filter((o) => entityKind(o.query) !== 'vessel or aircraft');
+  const spellingOutcomes = subjectOutcomes.filter((o) => SPELLING_RELATIONS.has(o.query.variant));
+
+  log('baselines');
+  const n = options.baselineQueries;
+  const jwAll = jaroWinklerScan(entries, 0.9);
+  const fuseAll = fuseSearch(entries);
+  const devSubset = devQueries.slice(0, n);
+  const devRows = baselineRows('development', devSubset, devUnlisted.slice(0, n / 2), { ours, jw: jwAll, fuse: fuseAll });
+  const heldOutSubset = spread(heldOut, n);
+  const heldOutRows = baselineRows('held-out', heldOutSubset, spread(unlisted, n / 2), {
+    ours: heldOutRank,
+    jw: byScript(jwAll, jaroWinklerScan(noScriptEntries, 0.9)),
+    fuse: byScript(fuseAll, fuseSearch(noScriptEntries)),
+  });
+  const fold0 = folds.folds[0]!;
+  const fold0Entries = withoutNames(entries, fold0.removed);
+  const aliasRows = baselineRows('leave-one-name-out, fold 1', spread(fold0.queries.filter((q) => q.entityKind !== 'vessel or aircraft'), n), [], {
+    ours: ourRanker(NameIndex.build(fold0Entries), options.threshold),
+    jw: jaroWinklerScan(fold0Entries, 0.9),
+    fuse: fuseSearch(fold0Entries),
+  });
+
   return {
-    lists: { entities: entries.length, names: index.size.names }, parseSeconds, buildSeconds, indexMegabytes, threshold: options.threshold,
-    queries: queries.length, unlisted: unlisted.length, baselineQueries: subset.length, results,
-    wider: { names: wider.length, falsePositiveRate: falsePositiveRate(ours, wider) },
+    lists: { entities: entries.length, names: index.size.names },
+    parseSeconds,
+    buildSeconds,
+    indexMegabytes,
+    threshold: options.threshold,
+    dev: {
+      results: [devOurs, ...devRows],
+      subset: { queries: devSubset.length, unlisted: n / 2 },
+      wider: { names: wider.length, falsePositiveRate: widerHits.filter((h) => h.hit).length / wider.length },
+    },
+    heldOut: {
+      results: [figures('this platform', heldOutOutcomes, unlistedRuns), ...heldOutRows],
+      subset: { queries: heldOutSubset.length, unlisted: n / 2 },
+      byKind: recallBy(heldOutOutcomes, (q) => q.kind.toLowerCase()),
+      unlistedByGroup,
+      soundAlikesLeftOut,
+      examplesLeftOut,
+      examples,
+    },
+    aliases: {
+      results: [figures('this platform', subjectOutcomes), ...aliasRows],
+      subset: { queries: Math.min(n, fold0.queries.length), unlisted: 0 },
+      folds: folds.folds.length,
+      buildSeconds: aliasBuild,
+      entities: folds.entities,
+      weakLeftOut: folds.weakLeftOut,
+      cappedLeftOut: folds.cappedLeftOut,
+      perEntity: options.perEntity,
+      spellings: figures('this platform', spellingOutcomes),
+      byKind: recallBy(aliasOutcomes, entityKind),
+      byScript: recallBy(subjectOutcomes, (q) => (q as AliasQuery).script),
+      byKindAndRelation: recallBy(aliasOutcomes, (q) => `${entityKind(q)}: ${q.variant}`),
+    },
   };
 }

@@ -24,7 +24,7 @@ import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { ListedEntity } from '../src/screening/lists/listed-entity.ts';
 import { nameTokens, words } from '../src/screening/matching/normalize.ts';
-import { seededRandom } from '../bench/screening-queries.ts';
+import { seededRandom } from '../bench/screening-names.ts';
 
 export interface SyntheticName {
   name: string;
@@ -56,7 +56,7 @@ const ORDER = 3;
 const kindOf = (entity: ListedEntity): Kind => (entity.kind === 'PERSON' ? 'PERSON' : 'ORGANIZATION');
 const capitalized = (word: string) => word[0]!.toUpperCase() + word.slice(1);
 
-/** How screening sees a name, order aside (as bench/screening-queries.ts labels queries): one signature, one name to the matcher. */
+/** How screening sees a name, order aside: one signature, one name to the matcher. */
 export const signature = (name: string) => nameTokens(name).sort().join(' ');
 
 function learn(names: string[][]): NameModel {
@@ -185,7 +185,7 @@ export function tokenStatistics(names: SyntheticName[]) {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { loadSharedLists } = await import('../bench/screening.ts');
+  const { loadSharedLists } = await import('../bench/screening-lists.ts');
   const count = Number(process.argv[2] ?? 1_000_000);
   const out = process.argv.includes('--out') ? process.argv[process.argv.indexOf('--out') + 1] : undefined;
   const entities = loadSharedLists().map((e) => e.entity).filter((e) => e.kind === 'PERSON' || e.kind === 'ORGANIZATION');
