@@ -140,7 +140,7 @@ ${recallTable(aliases.byKindAndRelation, 'Kind: relation')}
 
 </details>
 
-The baselines on fold 1 (its index built for each matcher without that fold's names): ${baselineNote(aliases, 'names spread over the fold')}
+On fold 1, its index built for each matcher without that fold's names: ${baselineNote(aliases, 'names spread over the fold')}
 
 ${matcherTable(aliases.results.slice(1))}
 `;
