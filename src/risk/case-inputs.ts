@@ -1,5 +1,6 @@
 import type { TenantDatabase } from '../db/tenant.ts';
 import { computeOwnership, type Holding, type OwnershipParty } from '../domain/ownership.ts';
+import type { ListTopic } from '../screening/current-index.ts';
 import type { RiskInput } from './types.ts';
 
 // Gathers what the risk model reads from a case as it stands: the latest
@@ -10,6 +11,8 @@ import type { RiskInput } from './types.ts';
 type CaseRef = { consumerCaseId: string } | { businessCaseId: string };
 
 interface LatestScreening {
+  /** [{sourceId, loadId, topics}] as the screening recorded them; topics absent before they were recorded. */
+  listVersions: unknown;
   mediaStatus: string;
   hits: Array<{ status: string; score: number; topics: string[] }>;
   mediaFindings: Array<{ categories: unknown; relevance: number }>;
@@ -20,18 +23,35 @@ async function latestScreenings(db: TenantDatabase, where: CaseRef): Promise<Lat
     where,
     distinct: ['subjectKey'],
     orderBy: [{ subjectKey: 'asc' }, { createdAt: 'desc' }],
-    select: { mediaStatus: true, hits: { select: { status: true, score: true, topics: true } }, mediaFindings: { select: { categories: true, relevance: true } } },
+    select: { listVersions: true, mediaStatus: true, hits: { select: { status: true, score: true, topics: true } }, mediaFindings: { select: { categories: true, relevance: true } } },
   });
 }
 
+/** Which lists of one kind the screenings searched, and how many subjects were searched against none. */
+function coverage(screenings: LatestScreening[], topic: ListTopic) {
+  const lists = new Set<string>();
+  const searched = new Set<string>();
+  let unscreenedSubjects = 0;
+  for (const screening of screenings) {
+    const versions = (screening.listVersions ?? []) as Array<{ sourceId: string; topics?: string[] }>;
+    for (const version of versions) searched.add(version.sourceId);
+    // A version recorded without topics (before they were) proves nothing.
+    const covering = versions.filter((version) => version.topics?.includes(topic));
+    for (const version of covering) lists.add(version.sourceId);
+    if (covering.length === 0) unscreenedSubjects++;
+  }
+  return { lists: [...lists].sort(), searched: [...searched].sort(), unscreenedSubjects };
+}
+
 /** Confirmed and open hits on one topic; cleared ones (FALSE_POSITIVE) do not count. */
-function hitCounts(screenings: LatestScreening[], topic: 'sanction' | 'pep') {
+function hitCounts(screenings: LatestScreening[], topic: ListTopic) {
   const hits = screenings.flatMap((s) => s.hits).filter((h) => h.topics.includes(topic));
   const pending = hits.filter((h) => h.status === 'PENDING');
   return {
     confirmed: hits.filter((h) => h.status === 'TRUE_MATCH').length,
     pending: pending.length,
     ...(pending.length ? { bestPendingScore: Math.max(...pending.map((h) => h.score)) } : {}),
+    ...coverage(screenings, topic),
   };
 }
 

@@ -13,7 +13,7 @@ import {
   PEP_VALUES,
   type RiskFactorKey,
 } from './model.ts';
-import type { CountryRole, RiskFactor, RiskInput } from './types.ts';
+import type { CountryRole, ListCoverage, RiskFactor, RiskInput } from './types.ts';
 
 // One function per factor: each turns one part of the input into a value
 // (0..1) with an explanation a reviewer can check by hand. Missing input
@@ -46,23 +46,49 @@ function notAssessed(key: RiskFactorKey, why: string, details?: Record<string, u
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
+/**
+ * Which lists a hit count rests on, for the explanation; `missing` when no
+ * list of the kind was searched for some subject, so that "no hits" there
+ * means nothing. Inputs stored before coverage was recorded have no lists.
+ */
+function coverageOf(kind: string, input: ListCoverage) {
+  if (input.lists === undefined) return { against: '', missing: null };
+  const searched = input.searched?.length ? input.searched.join(', ') : 'none';
+  const unscreened = input.unscreenedSubjects ?? 0;
+  const missing = input.lists.length === 0
+    ? `${kind} not screened: no ${kind} list among the lists searched (${searched})`
+    : unscreened > 0 ? `${kind} not screened for ${count(unscreened, 'subject', 'subjects')}: screened against ${input.lists.join(', ')} for the others` : null;
+  // Hits stand whatever else was searched; a subject searched against no such list is still said.
+  return { against: `${input.lists.length ? `; screened against ${input.lists.join(', ')}` : ''}${unscreened > 0 ? `; ${count(unscreened, 'subject', 'subjects')} not screened for ${kind}` : ''}`, missing };
+}
+
+const coverageDetails = (input: ListCoverage) =>
+  input.lists === undefined ? {} : { lists: input.lists, searched: input.searched ?? [], unscreenedSubjects: input.unscreenedSubjects ?? 0 };
+
 export function sanctionsFactor(sanctions: RiskInput['sanctions']): RiskFactor {
   if (!sanctions) return notAssessed('sanctions', 'no sanctions screening');
   const { confirmed, pending } = sanctions;
-  if (confirmed > 0) return assessed('sanctions', 1, count(confirmed, 'confirmed sanctions match', 'confirmed sanctions matches'), { confirmed, pending });
+  const { against, missing } = coverageOf('sanctions', sanctions);
+  const lists = coverageDetails(sanctions);
+  if (confirmed > 0) return assessed('sanctions', 1, `${count(confirmed, 'confirmed sanctions match', 'confirmed sanctions matches')}${against}`, { confirmed, pending, ...lists });
   if (pending > 0) {
     // An undecided hit counts at its match score; without one, as a certain match until someone decides.
     const score = sanctions.bestPendingScore === undefined ? 1 : clamp01(sanctions.bestPendingScore);
-    return assessed('sanctions', score, `${count(pending, 'undecided sanctions hit', 'undecided sanctions hits')} (best score ${round4(score)})`, { confirmed, pending, bestPendingScore: score });
+    return assessed('sanctions', score, `${count(pending, 'undecided sanctions hit', 'undecided sanctions hits')} (best score ${round4(score)})${against}`, { confirmed, pending, bestPendingScore: score, ...lists });
   }
-  return assessed('sanctions', 0, 'screened: no sanctions hits', { confirmed, pending });
+  // No hits is a clean result only where a sanctions list was searched.
+  if (missing) return notAssessed('sanctions', missing, { confirmed, pending, ...lists });
+  return assessed('sanctions', 0, against ? `screened against ${sanctions.lists!.join(', ')}: no sanctions hits` : 'screened: no sanctions hits', { confirmed, pending, ...lists });
 }
 
 export function pepFactor(pep: RiskInput['pep']): RiskFactor {
   if (!pep) return notAssessed('pep', 'no PEP screening');
-  if (pep.confirmed > 0) return assessed('pep', PEP_VALUES.confirmed, count(pep.confirmed, 'confirmed PEP match', 'confirmed PEP matches'), { ...pep });
-  if (pep.pending > 0) return assessed('pep', PEP_VALUES.pending, count(pep.pending, 'undecided PEP hit', 'undecided PEP hits'), { ...pep });
-  return assessed('pep', 0, 'screened: no PEP hits', { ...pep });
+  const { against, missing } = coverageOf('PEP', pep);
+  const details = { confirmed: pep.confirmed, pending: pep.pending, ...coverageDetails(pep) };
+  if (pep.confirmed > 0) return assessed('pep', PEP_VALUES.confirmed, `${count(pep.confirmed, 'confirmed PEP match', 'confirmed PEP matches')}${against}`, details);
+  if (pep.pending > 0) return assessed('pep', PEP_VALUES.pending, `${count(pep.pending, 'undecided PEP hit', 'undecided PEP hits')}${against}`, details);
+  if (missing) return notAssessed('pep', missing, details);
+  return assessed('pep', 0, against ? `screened against ${pep.lists!.join(', ')}: no PEP hits` : 'screened: no PEP hits', details);
 }
 
 const normalizeCategory = (category: string) =>

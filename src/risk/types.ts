@@ -9,6 +9,19 @@ export type SubjectType = 'CONSUMER' | 'BUSINESS';
 
 export type CountryRole = 'NATIONALITY' | 'RESIDENCE' | 'INCORPORATION' | 'OPERATION' | 'PARTY';
 
+/**
+ * Which lists the latest screenings searched for one kind of listing
+ * (sanctions, PEPs). Absent in inputs stored before it was recorded.
+ */
+export interface ListCoverage {
+  /** Lists of this kind searched (source ids). */
+  lists?: string[];
+  /** Every list searched, of any kind. */
+  searched?: string[];
+  /** Subjects (the case, each party) whose latest screening searched no list of this kind. */
+  unscreenedSubjects?: number;
+}
+
 export interface RiskInput {
   subjectType: SubjectType;
   /** ISO 3166-1 alpha-2 codes with the subject's tie to each; PARTY: a related party's country. */
@@ -18,9 +31,9 @@ export interface RiskInput {
    * matches), pending (undecided). bestPendingScore: the highest match score
    * (0..1) among pending hits; absent counts as 1. null: not screened.
    */
-  sanctions: { confirmed: number; pending: number; bestPendingScore?: number } | null;
+  sanctions: ({ confirmed: number; pending: number; bestPendingScore?: number } & ListCoverage) | null;
   /** PEP hits of the subject or of its parties. null: not screened. */
-  pep: { confirmed: number; pending: number } | null;
+  pep: ({ confirmed: number; pending: number } & ListCoverage) | null;
   /** Findings with their category and relevance (0..1); [] screened and nothing found; null not screened. */
   adverseMedia: Array<{ category: string; relevance: number }> | null;
   /** Business only. */

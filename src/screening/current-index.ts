@@ -9,9 +9,16 @@ export interface ListVersion {
   loadId: string;
 }
 
+export type ListTopic = ListedEntity['topics'][number];
+
+/** A list version as a screening records it: with what its entries are listed for, so that a "no PEP hits" can say whether a PEP list was searched at all. */
+export interface ScreenedList extends ListVersion {
+  topics: ListTopic[];
+}
+
 /** The matcher over one set of list versions, with each entity's fingerprint. */
 export interface WatchlistIndex {
-  versions: ListVersion[];
+  versions: ScreenedList[];
   index: NameIndex;
   /** By watchlist_entities.id. */
   entities: Map<string, IndexedEntity & { fingerprint: string }>;
@@ -35,6 +42,25 @@ export function listedEntityOf(row: WatchlistEntity): ListedEntity {
   };
 }
 
+/**
+ * What a list version is a list of: the topics most of its entries carry. A
+ * PEP list naming a few sanctioned politicians is not a sanctions list, and
+ * must not turn "no sanctions hits" into a clean result.
+ */
+function listTopics(rows: WatchlistEntity[], versions: ListVersion[]): ScreenedList[] {
+  const counts = new Map(versions.map((v) => [v.loadId, { entries: 0, topics: new Map<ListTopic, number>() }]));
+  for (const row of rows) {
+    const count = counts.get(row.loadId);
+    if (!count) continue;
+    count.entries++;
+    for (const topic of row.topics as ListTopic[]) count.topics.set(topic, (count.topics.get(topic) ?? 0) + 1);
+  }
+  return versions.map((v) => {
+    const { entries, topics } = counts.get(v.loadId)!;
+    return { sourceId: v.sourceId, loadId: v.loadId, topics: [...topics].filter(([, n]) => 2 * n > entries).map(([topic]) => topic).sort() };
+  });
+}
+
 export function indexOf(rows: WatchlistEntity[], versions: ListVersion[]): WatchlistIndex {
   const entities = new Map<string, IndexedEntity & { fingerprint: string }>();
   const entries: IndexedEntity[] = rows.map((row) => {
@@ -43,7 +69,7 @@ export function indexOf(rows: WatchlistEntity[], versions: ListVersion[]): Watch
     entities.set(row.id, { ...entry, fingerprint: entityFingerprint(entity) });
     return entry;
   });
-  return { versions, index: NameIndex.build(entries), entities };
+  return { versions: listTopics(rows, versions), index: NameIndex.build(entries), entities };
 }
 
 /** The newest LOADED version of each source. */

@@ -332,6 +332,44 @@ describe('risk assessment', () => {
   });
 });
 
+describe('which lists the screenings searched', () => {
+  const searched = ['ofac-sdn', 'un-consolidated'];
+  const consumer = (pep: Partial<NonNullable<RiskInput['pep']>>): RiskInput => ({
+    ...cleanConsumer(),
+    sanctions: { confirmed: 0, pending: 0, lists: searched, searched, unscreenedSubjects: 0 },
+    pep: { confirmed: 0, pending: 0, ...pep },
+  });
+
+  it('never calls a category clean when no list of it was searched: sanctions lists only, so PEPs are not screened', () => {
+    const result = assessRisk(consumer({ lists: [], searched, unscreenedSubjects: 1 }), day('2025-11-01'));
+    expectConsistent(result);
+    expect(factor(result, 'pep')).toMatchObject({
+      assessed: false, contribution: 0,
+      explanation: 'not assessed: PEP not screened: no PEP list among the lists searched (ofac-sdn, un-consolidated)',
+      details: { lists: [], searched, unscreenedSubjects: 1 },
+    });
+    expect(factor(result, 'sanctions')).toMatchObject({ assessed: true, explanation: 'screened against ofac-sdn, un-consolidated: no sanctions hits' });
+    expect(result).toMatchObject({ notAssessed: ['pep'], level: 'MEDIUM', riskScore: 30 });
+  });
+
+  it('names the PEP list searched when it found nothing', () => {
+    const result = assessRisk(consumer({ lists: ['opensanctions-peps'], searched: [...searched, 'opensanctions-peps'], unscreenedSubjects: 0 }), day('2025-11-01'));
+    expect(factor(result, 'pep')).toMatchObject({ assessed: true, explanation: 'screened against opensanctions-peps: no PEP hits' });
+    expect(result).toMatchObject({ notAssessed: [], level: 'LOW', riskScore: 0 });
+  });
+
+  it('is not clean while one subject (a party) was searched against no PEP list; a hit elsewhere still counts', () => {
+    const partly = assessRisk(consumer({ lists: ['opensanctions-peps'], searched, unscreenedSubjects: 1 }), day('2025-11-01'));
+    expect(factor(partly, 'pep')).toMatchObject({
+      assessed: false, explanation: 'not assessed: PEP not screened for 1 subject: screened against opensanctions-peps for the others',
+    });
+    const hit = assessRisk(consumer({ confirmed: 1, lists: ['opensanctions-peps'], searched, unscreenedSubjects: 1 }), day('2025-11-01'));
+    expect(factor(hit, 'pep')).toMatchObject({
+      assessed: true, contribution: 25, explanation: '1 confirmed PEP match; screened against opensanctions-peps; 1 subject not screened for PEP',
+    });
+  });
+});
+
 describe('EDD tasks', () => {
   it('has a title and description for every checklist item', () => {
     expect(EDD_TASKS.SOURCE_OF_FUNDS.title).toBe('EDD: verify source of funds');

@@ -1,10 +1,15 @@
 // The list loaders on the publishers' real files (snapshots in ../shared/datasets/sanctions).
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countryCodeOf, listedDate } from '../../src/screening/lists/listed-entity.ts';
 import { parseOfac, remarkFacts } from '../../src/screening/lists/ofac.ts';
 import { parseSenzing } from '../../src/screening/lists/senzing.ts';
+import { readLocation } from '../../src/screening/lists/sources.ts';
 import { parseUnList } from '../../src/screening/lists/un.ts';
+import { freePort } from '../helpers/ports.ts';
 
 const DATASETS = new URL('../../../shared/datasets/sanctions/', import.meta.url);
 const read = (name: string) => readFileSync(new URL(name, DATASETS), 'utf8');
@@ -131,4 +136,37 @@ describe('publishers\' country names and dates', () => {
   it.each([['10 Dec 1948', '1948-12-10'], ['Dec 1948', '1948-12'], ['circa 1948', '1948'], ['1948-12-10', '1948-12-10'], ['sometime', null]])('%s → %s', (text, date) =>
     expect(listedDate(text)).toBe(date),
   );
+});
+
+describe('reading a source\'s files (no network here: local servers, a refused port, an unresolvable host)', () => {
+  let server: Server;
+  let base = '';
+  beforeAll(async () => {
+    // /busy answers 503; /silent never answers.
+    server = createServer((request, response) => {
+      if (request.url === '/busy') response.writeHead(503).end('busy');
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+
+  it('names the file and the cause, not just "fetch failed"', async () => {
+    const refused = `http://127.0.0.1:${await freePort()}/sdn.csv`;
+    const reasons = await Promise.all(
+      [refused, 'http://lists.invalid/consolidated.xml', `${base}/busy`, `${base}/silent`, '/no/such/dir/sdn.csv'].map((location) =>
+        readLocation(location, 500).then(() => 'read', (error: Error) => error.message),
+      ),
+    );
+    expect(reasons[0]).toMatch(new RegExp(`^${refused}: ECONNREFUSED`));
+    // ENOTFOUND, or EAI_AGAIN where no resolver answers at all.
+    expect(reasons[1]).toMatch(/^http:\/\/lists\.invalid\/consolidated\.xml: (ENOTFOUND|EAI_AGAIN) \(getaddrinfo \w+ lists\.invalid\)$/);
+    expect(reasons[2]).toBe(`${base}/busy: HTTP 503 Service Unavailable`);
+    expect(reasons[3]).toBe(`${base}/silent: timeout: no complete answer within 0.5 s`);
+    expect(reasons[4]).toBe("/no/such/dir/sdn.csv: ENOENT (no such file or directory, open '/no/such/dir/sdn.csv')");
+  });
 });

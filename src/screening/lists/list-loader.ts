@@ -32,6 +32,24 @@ function parse(source: WatchlistSource, files: { primary: string; aliases?: stri
 const CHUNK = 2_000;
 
 /**
+ * One line per failed source, saying what screenings use instead: a warning
+ * while an earlier version (e.g. a snapshot loaded offline) is still screened,
+ * an error when the list has no version and is not screened at all.
+ */
+async function logFailure(db: Database, logger: Logger, sourceId: string, reason: string) {
+  const current = await db.watchlistLoad.findFirst({ where: { sourceId, status: 'LOADED' }, orderBy: { finishedAt: 'desc' } });
+  if (current) {
+    const loadedAt = current.finishedAt.toISOString();
+    logger.warn(
+      { source: sourceId, reason, screening: { loadId: current.id, loadedAt, entities: current.entityCount } },
+      `watchlist ${sourceId} not refreshed: ${reason}; still screening its version loaded ${loadedAt} (${current.entityCount} entries)`,
+    );
+  } else {
+    logger.error({ source: sourceId, reason }, `watchlist ${sourceId} not loaded: ${reason}; it is not screened until a version loads`);
+  }
+}
+
+/**
  * Reads a source, and when its content changed, stores it as a new version
  * in one transaction. A download or parse failure is recorded (FAILED, with
  * the reason) and the previous version stays current.
@@ -40,8 +58,8 @@ export async function refreshSource(db: Database, source: WatchlistSource, logge
   const startedAt = new Date();
   const fail = async (error: unknown) => {
     const message = (error as Error).message ?? String(error);
-    logger.error({ source: source.id, err: message }, 'watchlist refresh failed; any previous version stays current');
     const load = await db.watchlistLoad.create({ data: { sourceId: source.id, status: 'FAILED', error: message.slice(0, 2000), startedAt } });
+    await logFailure(db, logger, source.id, message);
     return { sourceId: source.id, status: 'FAILED' as const, loadId: load.id, error: message };
   };
 

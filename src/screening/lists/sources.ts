@@ -56,18 +56,51 @@ export function snapshotSources(directory: string): WatchlistSource[] {
     { id: 'ofac-sdn', name: 'OFAC Specially Designated Nationals', format: 'ofac-csv', files: { primary: at('ofac_sdn.csv'), aliases: at('ofac_alt.csv'), addresses: at('ofac_add.csv') } },
     { id: 'ofac-consolidated', name: 'OFAC Consolidated (non-SDN)', format: 'ofac-csv', files: { primary: at('ofac_cons_prim.csv'), aliases: at('ofac_cons_alt.csv') } },
     { id: 'un-consolidated', name: 'UN Security Council Consolidated List', format: 'un-xml', files: { primary: at('un_consolidated.xml') } },
-    { id: 'us-congress-peps', name: 'OpenSanctions US Congress (PEPs)', format: 'senzing-json', files: { primary: at('us_congress_senzing.json') } },
+    // Part of the OpenSanctions PEP data set: it stands in for the default PEP source (same id), so that the
+    // service screens it, until a download of the whole data set replaces it.
+    { id: 'opensanctions-peps', name: 'OpenSanctions PEPs: US Congress snapshot', format: 'senzing-json', files: { primary: at('us_congress_senzing.json') } },
   ];
 }
 
 const MAX_BYTES = 200 * 1024 * 1024;
 
+/**
+ * Why a file could not be read, in words an operator can act on: the
+ * system's code (ENOTFOUND, ECONNREFUSED, ENOENT ...) with its message, a
+ * time limit, or the HTTP status. fetch itself says only "fetch failed".
+ */
+export function failureReason(error: unknown, timeoutMs: number): string {
+  const err = error as Error & { code?: string; cause?: Error & { code?: string; errors?: Array<Error & { code?: string }> } };
+  if (err.name === 'TimeoutError') return `timeout: no complete answer within ${timeoutMs / 1000} s`;
+  const cause = err.cause?.errors?.[0] ?? err.cause ?? err;
+  const code = cause.code ?? err.code;
+  const message = (cause.message ?? '').replace(`${code}: `, '');
+  if (code) return `${code}${message && message !== code ? ` (${message})` : ''}`;
+  // No system code (fetch refusing a port, say): its own words and the cause's.
+  return err.cause?.message && err.message ? `${err.message} (${err.cause.message})` : err.message || String(error);
+}
+
+/** A file of a source that could not be read; the message names the file and the reason. */
+export class LocationError extends Error {
+  constructor(readonly location: string, readonly reason: string) {
+    super(`${location}: ${reason}`);
+  }
+}
+
 /** One file of a source: downloaded (bounded in time and size) or read from disk. */
 export async function readLocation(location: string, timeoutMs = 60_000): Promise<Buffer> {
-  if (!/^https?:\/\//.test(location)) return readFile(location);
-  const response = await fetch(location, { signal: AbortSignal.timeout(timeoutMs), redirect: 'follow' });
-  if (!response.ok) throw new Error(`${location}: HTTP ${response.status}`);
-  const body = Buffer.from(await response.arrayBuffer());
-  if (body.length > MAX_BYTES) throw new Error(`${location}: larger than ${MAX_BYTES} bytes`);
-  return body;
+  try {
+    if (!/^https?:\/\//.test(location)) return await readFile(location);
+    const response = await fetch(location, { signal: AbortSignal.timeout(timeoutMs), redirect: 'follow' });
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw new LocationError(location, `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`);
+    }
+    const body = Buffer.from(await response.arrayBuffer());
+    if (body.length > MAX_BYTES) throw new LocationError(location, `larger than ${MAX_BYTES} bytes`);
+    return body;
+  } catch (error) {
+    if (error instanceof LocationError) throw error;
+    throw new LocationError(location, failureReason(error, timeoutMs));
+  }
 }
