@@ -135,6 +135,7 @@ ${perSample.join('\n')}
 
 if (runs('screening')) {
   await report('screening', `${screeningSection(await runScreeningBench(), SPELLING_RELATIONS)}\n${syntheticSection(await runSyntheticBench())}`);
+  await (await import('./screening-http.ts')).appendScreeningHttpSection();
 }
 
 if (runs('load')) {

@@ -60,7 +60,7 @@ builder.mutationFields((t) => ({
     description: 'Changes your organization\'s screening threshold or adverse media choice.',
     authScopes: { permission: 'screening:configure' },
     args: { input: t.arg({ type: UpdateSettingsInput, required: true }) },
-    resolve: async (_root, { input }, { db, apiKey }) => {
+    resolve: async (_root, { input }, { db, apiKey, screening }) => {
       const changes = {
         ...(input.threshold !== undefined ? { threshold: input.threshold } : {}),
         ...(input.adverseMedia != null ? { adverseMedia: input.adverseMedia } : {}),
@@ -71,6 +71,7 @@ builder.mutationFields((t) => ({
         create: { ...changes, organizationId: apiKey.organizationId },
         update: changes,
       });
+      screening.settingsChanged(apiKey.organizationId);
       return view(row);
     },
   }),

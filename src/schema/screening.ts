@@ -144,7 +144,8 @@ builder.mutationFields((t) => ({
     extensions: costs(SCREENING),
     args: { input: t.arg({ type: AdHocScreeningInput, required: true }) },
     resolve: async (query, _root, { input }, { db, apiKey, screening }) => {
-      const id = await screening.screen(
+      // Read back in the transaction that stores it, as the selection asks.
+      return screening.screenAndRead(
         db,
         {
           target: 'AD_HOC',
@@ -157,8 +158,8 @@ builder.mutationFields((t) => ({
           identifiers: input.identifiers ?? [],
         },
         { organizationId: apiKey.organizationId, requestedBy: input.userId ?? apiKey.name, threshold: input.threshold, adverseMedia: input.adverseMedia },
+        query,
       );
-      return db.screening.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
 }));

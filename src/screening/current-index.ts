@@ -88,19 +88,53 @@ const sameVersions = (a: ListVersion[], b: ListVersion[]) =>
   a.length === b.length && a.every((v, i) => v.sourceId === b[i]!.sourceId && v.loadId === b[i]!.loadId);
 
 /**
+ * How long one check of the current versions serves screenings. A version
+ * another process loaded is screened against at most this much later (each
+ * screening records the versions it used); the re-screening job after a load
+ * always checks afresh.
+ */
+export const VERSION_CHECK_MS = 1_000;
+
+/**
  * Each instance keeps the matcher for the current list versions in memory,
- * derived from PostgreSQL: before a screening it asks which versions are
- * current (one indexed query) and rebuilds when another instance, or the
- * refresh job, loaded a new one.
+ * derived from PostgreSQL: it asks which versions are current (one indexed
+ * query, at most once per VERSION_CHECK_MS rather than per screening) and
+ * rebuilds when another instance, or the refresh job, loaded a new one.
  */
 export class CurrentIndex {
   private built: WatchlistIndex | null = null;
   private building: Promise<WatchlistIndex> | null = null;
+  private checkedAt = -Infinity;
+  private checking: Promise<WatchlistIndex> | null = null;
 
-  constructor(private readonly db: Database, private readonly sourceIds: () => readonly string[]) {}
+  constructor(
+    private readonly db: Database,
+    private readonly sourceIds: () => readonly string[],
+    private readonly checkEveryMs = VERSION_CHECK_MS,
+  ) {}
 
-  async get(): Promise<WatchlistIndex> {
+  /** `fresh`: ask PostgreSQL now (a job that must see a load just made); else a check younger than checkEveryMs stands. */
+  async get(options: { fresh?: boolean } = {}): Promise<WatchlistIndex> {
+    if (!options.fresh && this.built && performance.now() - this.checkedAt < this.checkEveryMs) return this.built;
+    if (options.fresh) return this.check();
+    // Concurrent screenings share one check.
+    this.checking ??= this.check().finally(() => {
+      this.checking = null;
+    });
+    return this.checking;
+  }
+
+  private async check(): Promise<WatchlistIndex> {
+    const startedAt = performance.now();
     const versions = await currentVersions(this.db, this.sourceIds());
+    // A check that started later has answered already: its versions are the newer ones.
+    if (this.built && this.checkedAt > startedAt) return this.built;
+    const index = await this.indexFor(versions);
+    this.checkedAt = Math.max(this.checkedAt, startedAt);
+    return index;
+  }
+
+  private async indexFor(versions: ListVersion[]): Promise<WatchlistIndex> {
     if (this.built && sameVersions(this.built.versions, versions)) return this.built;
     // One build at a time; concurrent screenings wait for it.
     if (!this.building) {
@@ -109,7 +143,7 @@ export class CurrentIndex {
       });
     }
     this.built = await this.building;
-    return this.built.versions === versions || sameVersions(this.built.versions, versions) ? this.built : this.get();
+    return sameVersions(this.built.versions, versions) ? this.built : this.indexFor(versions);
   }
 
   private async load(versions: ListVersion[]): Promise<WatchlistIndex> {

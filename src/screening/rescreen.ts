@@ -49,6 +49,8 @@ export async function rescreenAfterListChange(
   loads: ListVersion[],
 ): Promise<RescreenSummary> {
   const summary: RescreenSummary = { organizations: 0, subjectsChecked: 0, rescreened: 0, tasksCreated: 0 };
+  // The new versions may be younger than this instance's last check of them.
+  await deps.screening.current.get({ fresh: true });
   const deltas = await Promise.all(loads.map((load) => changedEntities(deps.db, load)));
   if (deltas.every((delta) => delta.entities.size === 0)) return summary;
   const organizations = await deps.db.organization.findMany({ select: { id: true }, orderBy: { id: 'asc' } });

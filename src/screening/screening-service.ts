@@ -1,7 +1,9 @@
+import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
 import type { TenantDatabase } from '../db/tenant.ts';
 import { AppError } from '../errors.ts';
+import type { Prisma } from '../generated/prisma/client.ts';
 import type { HitStatus, ScreeningTrigger } from '../generated/prisma/enums.ts';
 import { CurrentIndex, type WatchlistIndex } from './current-index.ts';
 import { carriedDecision, entityKey, latestDecisions, outcomeOf } from './hit-review.ts';
@@ -28,6 +30,22 @@ function mediaRow(providerId: string, finding: AdverseMediaFinding) {
     classifierVersion: finding.classifierVersion,
   };
 }
+
+/** What a caller reads of the screening it asked for: Prisma's select or include (e.g. a GraphQL selection). */
+export type ScreeningQuery = Pick<Prisma.ScreeningCreateArgs, 'select' | 'include'>;
+
+export interface ScreeningSettings {
+  threshold: number;
+  adverseMedia: boolean;
+}
+
+/**
+ * How long an organization's screening settings, once read, serve its
+ * screenings on one instance: a read per screening cost more than the search.
+ * A change made through this instance applies at once (settingsChanged);
+ * each screening records the threshold it used.
+ */
+export const SETTINGS_TTL_MS = 1_000;
 
 /** Hits kept per screening: beyond this a name is too common to review hit by hit anyway. */
 export const MAX_HITS = 25;
@@ -59,22 +77,62 @@ export function searchAll(watchlists: WatchlistIndex, request: ScreeningRequest,
 }
 
 /**
+ * A new screening's relations that it was given no rows of are known to be
+ * empty: they are left out of the read (each would cost a statement) and
+ * answered as [].
+ */
+function withoutEmptyRelations(query: ScreeningQuery, created: { hits: number; mediaFindings: number }) {
+  const key = query.select ? 'select' : 'include';
+  const selection: Record<string, unknown> = { ...(query[key] ?? {}) };
+  const known: Record<string, []> = {};
+  for (const relation of ['hits', 'mediaFindings'] as const) {
+    if (created[relation] === 0 && selection[relation]) {
+      delete selection[relation];
+      known[relation] = [];
+    }
+  }
+  return { query: query[key] ? { [key]: selection } : {}, known };
+}
+
+/**
  * Runs screenings and records them: hits against the current list versions,
  * with reviewers' earlier decisions on the same subject applied while the
  * listed entity is unchanged.
  */
 export class ScreeningService {
   readonly current: CurrentIndex;
+  private readonly settingsCache: LRUCache<string, Promise<ScreeningSettings>>;
 
   constructor(
-    private readonly options: { db: Database; logger: Logger; sourceIds: () => readonly string[]; media: AdverseMediaProvider | null },
+    private readonly options: {
+      db: Database; logger: Logger; sourceIds: () => readonly string[]; media: AdverseMediaProvider | null;
+      /** How long a check of the list versions and an organization's settings serve (defaults VERSION_CHECK_MS, SETTINGS_TTL_MS). */
+      reuseMs?: { versions?: number; settings?: number };
+    },
   ) {
-    this.current = new CurrentIndex(options.db, options.sourceIds);
+    this.current = new CurrentIndex(options.db, options.sourceIds, options.reuseMs?.versions);
+    this.settingsCache = new LRUCache({ max: 10_000, ttl: options.reuseMs?.settings ?? SETTINGS_TTL_MS });
   }
 
-  async settings(db: TenantDatabase): Promise<{ threshold: number; adverseMedia: boolean }> {
+  async settings(db: TenantDatabase): Promise<ScreeningSettings> {
     const settings = await db.screeningSettings.findFirst({ select: { threshold: true, adverseMedia: true } });
     return { threshold: settings?.threshold ?? DEFAULT_THRESHOLD, adverseMedia: settings?.adverseMedia ?? true };
+  }
+
+  /** The organization's settings as its screenings use them: read at most once per SETTINGS_TTL_MS on this instance. */
+  private recentSettings(db: TenantDatabase, organizationId: string): Promise<ScreeningSettings> {
+    let settings = this.settingsCache.get(organizationId);
+    if (!settings) {
+      settings = this.settings(db);
+      this.settingsCache.set(organizationId, settings);
+      settings.catch(() => this.settingsCache.delete(organizationId));
+    }
+    return settings;
+  }
+
+  /** A change of the organization's settings applies to its next screening here (other instances: within SETTINGS_TTL_MS). */
+  settingsChanged(organizationId: string) {
+    this.settingsCache.delete(organizationId);
   }
 
   async threshold(db: TenantDatabase): Promise<number> {
@@ -95,12 +153,25 @@ export class ScreeningService {
 
   /** Screens one subject and stores the screening with its hits; returns its id. */
   async screen(db: TenantDatabase, request: ScreeningRequest, options: ScreenOptions): Promise<string> {
+    return (await this.record(db, request, options, { select: { id: true } })).id;
+  }
+
+  /**
+   * Screens one subject and returns the stored screening as `query` selects it
+   * (a GraphQL selection), read back in the transaction that wrote it rather
+   * than in one of its own.
+   */
+  screenAndRead<Q extends ScreeningQuery>(db: TenantDatabase, request: ScreeningRequest, options: ScreenOptions, query: Q): Promise<Prisma.ScreeningGetPayload<Q>> {
+    return this.record(db, request, options, query) as Promise<Prisma.ScreeningGetPayload<Q>>;
+  }
+
+  private async record(db: TenantDatabase, request: ScreeningRequest, options: ScreenOptions, query: ScreeningQuery): Promise<{ id: string }> {
     const watchlists = await this.current.get();
     // "No hits" against no list at all would read as a clean result.
     if (watchlists.versions.length === 0) {
       throw new AppError('SERVICE_UNAVAILABLE', 'No watchlist version is loaded yet, so a screening would find nothing; see GET /v1/watchlists');
     }
-    const settings = await this.settings(db);
+    const settings = await this.recentSettings(db, options.organizationId);
     const threshold = options.threshold ?? settings.threshold;
     const wantsMedia = this.options.media !== null && (options.adverseMedia ?? settings.adverseMedia);
     // The media search waits on the network while the lists are searched here.
@@ -138,7 +209,9 @@ export class ScreeningService {
       };
     });
     const mediaResult = media ? await media : null;
+    const mediaRows = (mediaResult?.rows ?? []).map((row) => ({ ...row, organizationId: options.organizationId }));
     const { subjectKey, target, name, aliases, kind, birthDate, countries, identifiers, consumerCaseId, businessCaseId, businessPartyId } = request;
+    const { query: read, known } = withoutEmptyRelations(query, { hits: hitRows.length, mediaFindings: mediaRows.length });
     const screening = await db.screening.create({
       data: {
         target, subjectKey, name, aliases, kind, birthDate, countries, identifiers,
@@ -151,14 +224,15 @@ export class ScreeningService {
         outcome: outcomeOf(statuses),
         hitCount: hitRows.length,
         organizationId: options.organizationId,
-        hits: { create: hitRows },
+        // Nested writes only when there is something to write: each adds work to the statement plan.
+        ...(hitRows.length ? { hits: { createMany: { data: hitRows } } } : {}),
         mediaStatus: mediaResult?.status ?? 'NOT_REQUESTED',
         mediaError: mediaResult?.error ?? null,
-        mediaFindings: { create: (mediaResult?.rows ?? []).map((row) => ({ ...row, organizationId: options.organizationId })) },
+        ...(mediaRows.length ? { mediaFindings: { createMany: { data: mediaRows } } } : {}),
       },
-      select: { id: true },
-    });
-    return screening.id;
+      ...read,
+    } as Prisma.ScreeningCreateArgs);
+    return Object.assign(screening, known);
   }
 
   /** Records a reviewer's decision on a hit (it applies to later screenings of the same subject); returns the screening's case links. */

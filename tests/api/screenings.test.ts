@@ -8,6 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forOrganization } from '../../src/db/tenant.ts';
+import { createLogger } from '../../src/logger.ts';
+import { ScreeningService } from '../../src/screening/screening-service.ts';
+import type { ScreeningRequest } from '../../src/screening/subjects.ts';
 import type { RunningService } from '../../src/service.ts';
 import { graphqlClient, restClient } from '../helpers/http.ts';
 import { createKey, createOrganization, startTestService, type TestOrganization } from '../helpers/service.ts';
@@ -123,6 +127,54 @@ describe('POST /v1/screenings', () => {
       expect(response.body).toMatchObject({ statusCode: 400, error: 'Bad Request' });
     }
     expect((await rest('GET', '/v1/screenings')).body.meta.total).toBe(before);
+  });
+});
+
+describe('what a screening costs the database', () => {
+  it('is one transaction once the list versions and the settings are known, read back in it', async () => {
+    // The service's own class over the test database, counting what it asks of it.
+    const counts = { transactions: 0, versionChecks: 0 };
+    const counting = <T extends object>(target: T, count: Record<string, keyof typeof counts>): T =>
+      new Proxy(target, {
+        get(object, property) {
+          const value = Reflect.get(object, property) as unknown;
+          if (typeof property === 'string' && property in count && typeof value === 'function') {
+            return (...args: unknown[]) => {
+              counts[count[property]!]++;
+              return value.apply(object, args);
+            };
+          }
+          if (property === 'watchlistLoad') return counting(value as object, { findMany: 'versionChecks' });
+          return typeof value === 'function' ? value.bind(object) : value;
+        },
+      });
+    const root = counting(service.db, { $transaction: 'transactions' });
+    const screening = new ScreeningService({ db: root, logger: createLogger('silent'), sourceIds: () => [OFAC, PEPS], media: null, reuseMs: { versions: 60_000, settings: 60_000 } });
+    const db = forOrganization(root, org.id, { actor: 'test' });
+    const request: ScreeningRequest = {
+      target: 'AD_HOC', subjectKey: `ad_hoc_ref:cost-${suffix}`, name: 'Ottoline Quennell', aliases: [], kind: 'PERSON', birthDate: null, countries: [], identifiers: [],
+    };
+    const options = { organizationId: org.id, requestedBy: 'test' };
+    await screening.screen(db, request, options);
+    const since = (before: typeof counts) => ({ transactions: counts.transactions - before.transactions, versionChecks: counts.versionChecks - before.versionChecks });
+
+    let before = { ...counts };
+    for (let i = 0; i < 5; i++) await screening.screen(db, request, options);
+    expect(since(before)).toEqual({ transactions: 5, versionChecks: 0 });
+
+    before = { ...counts };
+    const read = await screening.screenAndRead(db, request, options, { include: { hits: true, mediaFindings: true } });
+    expect(read).toMatchObject({ outcome: 'NO_HITS', hitCount: 0, hits: [], mediaFindings: [], name: 'Ottoline Quennell' });
+    expect(since(before)).toEqual({ transactions: 1, versionChecks: 0 });
+    const listed = await screening.screenAndRead(db, { ...request, name: 'Nicolas Maduro Moros' }, options, { include: { hits: { orderBy: { score: 'desc' } } } });
+    expect(listed.hits[0]).toMatchObject({ externalId: '22790', screeningId: listed.id });
+
+    // A settings change made here, and a fresh check of the versions, are read at once.
+    before = { ...counts };
+    screening.settingsChanged(org.id);
+    await screening.current.get({ fresh: true });
+    await screening.screen(db, request, options);
+    expect(since(before)).toEqual({ transactions: 2, versionChecks: 1 });
   });
 });
 
