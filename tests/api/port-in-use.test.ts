@@ -77,11 +77,16 @@ async function start(settings: Record<string, string | undefined>) {
   return { code, lines: launched.lines(), dataDir: launched.dataDir };
 }
 
-function expectOneLineHint(lines: string[], setting: string, port: number) {
+/** The one problem the output holds (an error line, or anything not a log line, as a stack is), parsed. */
+function theOneProblem(lines: string[]) {
   const problems = lines.filter((line) => !line.startsWith('{') || JSON.parse(line).level >= 50);
-  // The hint, and nothing else: no stack, no raw EADDRINUSE.
   expect(problems).toHaveLength(1);
-  expect(JSON.parse(problems[0]!)).toMatchObject({
+  return JSON.parse(problems[0]!);
+}
+
+function expectOneLineHint(lines: string[], setting: string, port: number) {
+  // The hint, and nothing else: no stack, no raw EADDRINUSE.
+  expect(theOneProblem(lines)).toMatchObject({
     level: 60, setting, port, msg: `Port ${port} is already in use (${setting}): stop what listens there, or set ${setting} to a free port`,
   });
 }
@@ -155,6 +160,25 @@ describe('EMBEDDED_PG_PORT held by a PostgreSQL', () => {
   }, 180_000);
 });
 
+describe('a DATA_DIR whose PostgreSQL runs on another port', () => {
+  it('one line naming EMBEDDED_PG_PORT and the running port, exit 1, no stack; the running server left alone', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'held-data-'));
+    folders.push(dataDir);
+    await chmod(dataDir, 0o755);
+    // The service already running on this DATA_DIR, as far as PostgreSQL's folder goes.
+    const runningPort = await freePort();
+    const running = await startEmbeddedPostgres({ dataDir: join(dataDir, 'postgres'), port: runningPort });
+    databases.push(running);
+    const port = await freePort();
+    const { code, lines } = await start({ DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(port) });
+    expect(code).toBe(1);
+    expect(theOneProblem(lines)).toMatchObject({
+      level: 60, setting: 'EMBEDDED_PG_PORT', port, runningPort, msg: expect.stringContaining(`set EMBEDDED_PG_PORT=${runningPort} to share it`),
+    });
+    expect(await postgresAnswers(running.url)).toBe(true);
+  }, 120_000);
+});
+
 describe('a DATA_DIR PostgreSQL may not use', () => {
   it('one line naming DATA_DIR and what to do, exit 1, no stack', async () => {
     // As root (PostgreSQL then runs as "postgres"): a 0700 folder of root's, as `mktemp -d` makes.
@@ -166,9 +190,7 @@ describe('a DATA_DIR PostgreSQL may not use', () => {
     const { code, lines } = await start({ DATA_DIR: dataDir });
     await chmod(made, 0o700);
     expect(code).toBe(1);
-    const problems = lines.filter((line) => !line.startsWith('{') || JSON.parse(line).level >= 50);
-    expect(problems).toHaveLength(1);
-    const problem = JSON.parse(problems[0]!);
+    const problem = theOneProblem(lines);
     expect(problem).toMatchObject({ level: 60, setting: 'DATA_DIR' });
     expect(problem.msg).toMatch(/^DATA_DIR: PostgreSQL cannot use .*permission denied.*chmod 755.*DATABASE_URL/);
     expect(problem.msg).toContain(dataDir);

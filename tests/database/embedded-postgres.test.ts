@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type EmbeddedDatabase, postgresAnswers, startEmbeddedPostgres } from '../../src/db/embedded.ts';
+import { StartupProblem } from '../../src/startup-problem.ts';
 import { freePort } from '../helpers/ports.ts';
 
 const folders: string[] = [];
@@ -56,14 +57,20 @@ describe('embedded PostgreSQL', () => {
     expect(existsSync(join(dataDir, 'PG_VERSION'))).toBe(true);
   });
 
-  it('says which folder and port when it cannot start, with PostgreSQL\'s reason', async () => {
+  it('says which folder and ports when its folder is held by a server on another port, as a start-up problem (no stack)', async () => {
     const dataDir = await folder();
-    const first = await startEmbeddedPostgres({ dataDir, port: await freePort(), ephemeral: true });
+    const firstPort = await freePort();
+    const first = await startEmbeddedPostgres({ dataDir, port: firstPort, ephemeral: true });
     running.push(first);
     const otherPort = await freePort();
     // The folder is held by the first server, on another port.
-    const second = startEmbeddedPostgres({ dataDir, port: otherPort, ephemeral: true });
-    await expect(second).rejects.toThrow(new RegExp(`did not start on port ${otherPort} \\(.*lock file.*\\).*EMBEDDED_PG_PORT`));
+    const second = await startEmbeddedPostgres({ dataDir, port: otherPort, ephemeral: true }).catch((error: unknown) => error);
+    expect(second).toBeInstanceOf(StartupProblem);
+    expect(second).toMatchObject({ setting: 'EMBEDDED_PG_PORT', details: { dataDir, port: otherPort, runningPort: firstPort } });
+    expect((second as Error).message).toBe(
+      `EMBEDDED_PG_PORT: the data folder ${dataDir} is already in use by a PostgreSQL on port ${firstPort}, not ${otherPort}: ` +
+        `set EMBEDDED_PG_PORT=${firstPort} to share it, stop that service, or choose another DATA_DIR`,
+    );
     expect(await postgresAnswers(first.url)).toBe(true);
   });
 
