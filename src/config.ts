@@ -165,6 +165,9 @@ const EnvSchema = z.object({
   ANALYSIS_MAX_MEGAPIXELS: z.coerce.number().min(0.1).default(40),
   /** How far a file's compressed data (PDF streams, PNG data, TIFF strips) may expand, in all (422 past it). */
   ANALYSIS_MAX_DECOMPRESSED_MB: z.coerce.number().int().min(1).default(256),
+  /** Words an analysis may find on one page, and in the whole document (422 past them): results are kept and read back whole. */
+  ANALYSIS_MAX_WORDS_PER_PAGE: z.coerce.number().int().min(1).default(3000),
+  ANALYSIS_MAX_WORDS: z.coerce.number().int().min(1).default(30_000),
   /** Local-engine processes per instance: analyses that run at once. */
   ANALYSIS_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
   /** Of those, how many one organization may use at once; unset: all but one (the rest stay free for others). */

@@ -12,6 +12,7 @@ import type { Block } from './blocks.ts';
 import type { AnalysisEngine } from './engines/engine.ts';
 import type { IdentityResult } from './identity.ts';
 import { FairSlots } from './fair-slots.ts';
+import { checkOutput, DEFAULT_OUTPUT_LIMITS, type OutputLimits } from './output-limits.ts';
 import { deriveViews } from './views.ts';
 
 export const ANALYSIS_QUEUE = 'document-analysis';
@@ -43,6 +44,8 @@ export interface AnalysisServiceOptions {
    * and how many synchronous ones of one organization may wait for a slot.
    */
   slots?: { size: number; perOrganization?: number; maxWaitingPerOrganization?: number };
+  /** How many words an analysis may produce (422 past them), whichever engine ran it. */
+  outputLimits?: OutputLimits;
 }
 
 const ABANDONED_SWEEP_QUEUE = 'analysis-abandoned-sweep';
@@ -163,6 +166,7 @@ export class AnalysisService {
         blocks = [];
       } else {
         blocks = await engine.analyze(input);
+        checkOutput(blocks, this.options.outputLimits ?? DEFAULT_OUTPUT_LIMITS);
       }
       const views = deriveViews(blocks);
       return await db.documentAnalysis.update({

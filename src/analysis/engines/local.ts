@@ -3,6 +3,7 @@ import { AppError } from '../../errors.ts';
 import { type Block, type RecognizedPage, textBlocks } from '../blocks.ts';
 import { identityFromBlocks, identityFromLines, type IdentityResult, mrzZone } from '../identity.ts';
 import { addLayoutBlocks, type PageRules } from '../layout.ts';
+import { DEFAULT_OUTPUT_LIMITS, type OutputLimits, WordCount } from '../output-limits.ts';
 import type { OcrBackendName } from './ocr/backend.ts';
 import { ocrBackend, type ReadImage, recognizeImage } from './ocr/recognize.ts';
 import { DecompressionBudget, DEFAULT_MAX_DECOMPRESSED_BYTES } from './decompression.ts';
@@ -11,9 +12,13 @@ import { checkPdfStreams } from './pdf-streams.ts';
 import { pageRules, type Rule } from './pdf-rules.ts';
 import { imagePages, type RasterLimits } from './raster.ts';
 
-export interface LocalEngineOptions extends RasterLimits {
+export interface LocalEngineOptions extends RasterLimits, Partial<OutputLimits> {
   ocr: OcrBackendName;
 }
+
+const wordCount = ({ maxWordsPerPage = DEFAULT_OUTPUT_LIMITS.maxWordsPerPage, maxWords = DEFAULT_OUTPUT_LIMITS.maxWords }: LocalEngineOptions) =>
+  new WordCount({ maxWordsPerPage, maxWords });
+const wordsOf = (page: RecognizedPage) => page.lines.reduce((sum, line) => sum + line.length, 0);
 
 const unprocessable = (message: string) => new AppError('UNPROCESSABLE', message);
 const OCR_DPI = 300;
@@ -87,12 +92,14 @@ async function readPages(data: Buffer, contentType: string, options: LocalEngine
     throw unprocessable('file: HEIC/HEIF images cannot be analyzed by the local engine; convert to JPEG or PNG');
   }
   const pages: ReadImage[] = [];
+  const words = wordCount(options);
   for (const image of await imagePages(data, contentType, options)) {
     try {
       pages.push(await recognizeImage(image, ocrBackend(options.ocr)));
     } catch (error) {
       throw unprocessable(`file: the image could not be read (${(error as Error).message})`);
     }
+    words.add(pages.length, wordsOf(pages.at(-1)!.page));
   }
   return pages;
 }
@@ -110,10 +117,15 @@ async function pdfPages(data: Buffer, options: LocalEngineOptions): Promise<Anal
       throw unprocessable(`file: the PDF has ${pdf.numPages} pages; the limit is ${options.maxPages}`);
     }
     const pages: AnalysedPage[] = [];
+    const words = wordCount(options);
     for (let number = 1; number <= pdf.numPages; number++) {
       const text = await pageText(pdf, number);
+      // Refused as soon as the text layer shows too many words, before its rules or layout.
+      if (text) words.add(number, wordsOf(text));
       // No text layer: a scanned page, rendered and read by OCR.
-      pages.push(text ? { page: text, rules: await pageRules(pdf, number) } : await recognizeImage(await renderPage(pdf, number, OCR_DPI, options.maxMegapixels), ocrBackend(options.ocr)));
+      const page = text ? { page: text, rules: await pageRules(pdf, number) } : await recognizeImage(await renderPage(pdf, number, OCR_DPI, options.maxMegapixels), ocrBackend(options.ocr));
+      if (!text) words.add(number, wordsOf(page.page));
+      pages.push(page);
     }
     return pages;
   } finally {

@@ -17,6 +17,8 @@ export function selectEngine(config: Config, logger: Logger, env: NodeJS.Process
         maxPages: config.ANALYSIS_MAX_PAGES,
         maxMegapixels: config.ANALYSIS_MAX_MEGAPIXELS,
         maxDecompressedBytes: config.ANALYSIS_MAX_DECOMPRESSED_MB * 1024 * 1024,
+        maxWordsPerPage: config.ANALYSIS_MAX_WORDS_PER_PAGE,
+        maxWords: config.ANALYSIS_MAX_WORDS,
         ocr: selectOcr(config.OCR_ENGINE),
       },
       timeoutMs: config.ANALYSIS_TIMEOUT_MS,
