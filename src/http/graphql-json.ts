@@ -1,6 +1,7 @@
 import { type ExecutionResult, GraphQLError } from 'graphql';
 import type { Middleware } from 'koa';
 import { readJsonObject } from '../../rest/json-body.ts';
+import { AppError } from '../errors.ts';
 import type { AuthState } from './authenticate.ts';
 import type { GraphQLServer, ServerContext } from './yoga.ts';
 
@@ -73,6 +74,31 @@ function serialize(result: ExecutionResult): string {
 }
 
 /**
+ * Largest answer written, in characters of JSON (about bytes): a larger one is
+ * refused with 413 rather than sent. Well past any page the REST routes or the
+ * cost limit let through for ordinary data; V8 cannot build a JSON string over
+ * about 512 M characters at all (a RangeError, which was a 500).
+ */
+const MB = 1024 * 1024;
+export const MAX_ANSWER_CHARS = 64 * MB;
+
+const tooLarge = (maxChars: number) => new AppError(
+  'PAYLOAD_TOO_LARGE',
+  `The answer is larger than ${maxChars >= MB ? `${maxChars / MB} MB` : `${maxChars} characters`} of JSON, the most one request may return; select fewer fields, aliases or items`,
+);
+
+/** The result as JSON, or null when it is larger than `maxChars` (or than any string V8 can build). */
+function serializeWithin(result: ExecutionResult, maxChars: number): string | null {
+  try {
+    const json = serialize(result);
+    return json.length > maxChars ? null : json;
+  } catch (error) {
+    if (error instanceof RangeError) return null;
+    throw error;
+  }
+}
+
+/**
  * The common /graphql request (a POST of JSON, answered as JSON) straight
  * into yoga's pipeline: the parameters go to `getResultForParams` (yoga's
  * parameter checks, plugins, context and masking all run) and the result is
@@ -80,7 +106,14 @@ function serialize(result: ExecutionResult): string {
  * in between. Anything else (GET, uploads, other answer types, CORS requests
  * from browsers, GraphiQL) is left to yoga's own handler.
  */
-export function graphqlJson(options: { graphql: GraphQLServer; maskError: (error: unknown) => Error; bodyLimit: string }): Middleware<AuthState> {
+export function graphqlJson(options: {
+  graphql: GraphQLServer;
+  maskError: (error: unknown) => Error;
+  bodyLimit: string;
+  /** Default MAX_ANSWER_CHARS. */
+  maxAnswerChars?: number;
+}): Middleware<AuthState> {
+  const maxAnswerChars = options.maxAnswerChars ?? MAX_ANSWER_CHARS;
   return async (ctx, next) => {
     const accepted = answerType(ctx.get('accept'));
     if (ctx.path !== '/graphql' || ctx.method !== 'POST' || !accepted || !JSON_BODY.test(ctx.get('content-type')) || ctx.get('origin')) return next();
@@ -93,10 +126,15 @@ export function graphqlJson(options: { graphql: GraphQLServer; maskError: (error
       const masked = options.maskError(error);
       result = { errors: [masked instanceof GraphQLError ? masked : new GraphQLError(masked.message, { originalError: masked })] };
     }
+    let body = serializeWithin(result, maxAnswerChars);
+    if (body === null) {
+      result = { errors: [tooLarge(maxAnswerChars)] };
+      body = serialize(result);
+    }
     const init = responseInit(result, accepted);
     ctx.status = init.status;
     for (const [name, value] of Object.entries(init.headers)) ctx.set(name, value);
     ctx.type = `${accepted}; charset=utf-8`;
-    ctx.body = serialize(result);
+    ctx.body = body;
   };
 }
