@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { builder } from '../builder.ts';
 import type { TenantDatabase } from '../db/tenant.ts';
 import { textSearch } from '../db/text-search.ts';
-import { storedNoteHtml } from '../domain/note-html.ts';
+import { noteHtml, storedNoteHtml } from '../domain/note-html.ts';
 import * as rules from '../domain/validation.ts';
 import { invalidInput } from '../errors.ts';
 import { NoteFormat } from '../generated/prisma/enums.ts';
@@ -27,7 +27,7 @@ export const Note = builder.prismaObject('Note', {
     format: t.expose('format', { type: NoteFormatEnum }),
     bodyHtml: t.string({
       description: 'The body as safe HTML for display: Markdown rendered or text escaped, then sanitized.',
-      select: { id: true, updatedAt: true, body: true, format: true },
+      select: { id: true, updatedAt: true, body: true, format: true, bodyHtml: true },
       extensions: costs(LONG_TEXT + HTML_RENDERING),
       resolve: (note) => storedNoteHtml(note),
     }),
@@ -148,10 +148,11 @@ builder.mutationFields((t) => ({
       if (businessCaseId) await requireBusinessCase(db, businessCaseId);
       if (consumerCaseId) await requireConsumerCase(db, consumerCaseId);
       if (taskId) await requireTask(db, taskId);
+      const bodyHtml = noteHtml(text, format ?? 'PLAIN');
       return db.note.create({
         ...query,
         data: {
-          body: text, author: userId ?? apiKey.name, organizationId: apiKey.organizationId,
+          body: text, bodyHtml, author: userId ?? apiKey.name, organizationId: apiKey.organizationId,
           ...(format ? { format } : {}), ...(pinned != null ? { pinned } : {}),
           businessCaseId, consumerCaseId, taskId,
         },
@@ -164,12 +165,14 @@ builder.mutationFields((t) => ({
     authScopes: { permission: 'notes:write' },
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateNoteInput, required: true }) },
     resolve: async (query, _root, { id, input }, { db }) => {
-      await requireNote(db, id);
+      const note = await findOr404('Note', id, (uuid) => db.note.findUnique({ where: { id: uuid }, select: { body: true, format: true } }));
       if (input.body == null && input.format == null && input.pinned == null) throw invalidInput('give at least one of body, format, pinned');
+      // A new body or format is rendered here, once; a pin leaves the stored HTML as it is.
+      const rendered = input.body || input.format ? { bodyHtml: noteHtml(input.body || note.body, input.format ?? note.format) } : {};
       return db.note.update({
         ...query,
         where: { id },
-        data: { ...(input.body ? { body: input.body } : {}), ...(input.format ? { format: input.format } : {}), ...(input.pinned != null ? { pinned: input.pinned } : {}) },
+        data: { ...(input.body ? { body: input.body } : {}), ...(input.format ? { format: input.format } : {}), ...(input.pinned != null ? { pinned: input.pinned } : {}), ...rendered },
       });
     },
   }),

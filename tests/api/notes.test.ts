@@ -147,3 +147,53 @@ describe('GraphQL relations', () => {
     expect(denied.errors?.[0]?.message).toMatch(/notes:read/);
   });
 });
+
+describe('bounded rendering (round 3, N1)', () => {
+  // 100 header columns over 9,799 one-cell rows: Markdown pads each row to 100 cells (730 KB of HTML, ~300 ms per read).
+  const paddedTable = `${'|a'.repeat(100)}\n${'|-'.repeat(100)}\n${'|\n'.repeat(9799)}`;
+  const cellLimit = 'body: its tables would have 980000 cells or more, counting the cells Markdown pads short rows with; the limit is 2000';
+
+  it('refuses at write a Markdown body whose table would pad past the cell limit, and stores nothing', async () => {
+    const before = (await rest('GET', '/v1/notes?limit=1')).body.meta.total;
+    const response = await rest('POST', '/v1/notes', { body: paddedTable, format: 'MARKDOWN', taskId });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ statusCode: 400, message: cellLimit, error: 'Bad Request' });
+    const graph = await gql('mutation ($input: CreateNoteInput!) { createNote(input: $input) { id } }', { input: { body: paddedTable, format: 'MARKDOWN', taskId } });
+    expect(graph.errors?.map((e) => [e.message, e.extensions?.code])).toEqual([[cellLimit, 'BAD_USER_INPUT']]);
+    expect((await rest('GET', '/v1/notes?limit=1')).body.meta.total).toBe(before);
+  });
+
+  it('refuses turning a stored body into such Markdown, and leaves the note as it was', async () => {
+    const plain = await write({ body: paddedTable, taskId });
+    expect(plain.bodyHtml).not.toContain('<table');
+    const response = await rest('PATCH', `/v1/notes/${plain.id}`, { format: 'MARKDOWN' });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ statusCode: 400, message: cellLimit, error: 'Bad Request' });
+    expect((await rest('GET', `/v1/notes/${plain.id}`)).body).toMatchObject({ format: 'PLAIN', bodyHtml: plain.bodyHtml });
+  });
+
+  it('renders once at write and stores the HTML; pinning keeps it', async () => {
+    const note = await write({ body: '| a | b |\n|---|---|\n| 1 |', format: 'MARKDOWN', taskId });
+    expect(note.bodyHtml).toContain('<td>1</td>\n<td></td>');
+    const stored = () => service.db.note.findUniqueOrThrow({ where: { id: note.id }, select: { bodyHtml: true } });
+    expect((await stored()).bodyHtml).toBe(note.bodyHtml);
+    const pinned = await rest('PATCH', `/v1/notes/${note.id}`, { pinned: true });
+    expect(pinned.body).toMatchObject({ pinned: true, bodyHtml: note.bodyHtml });
+    const edited = await rest('PATCH', `/v1/notes/${note.id}`, { body: '**edited**' });
+    expect(edited.body.bodyHtml).toBe('<p><strong>edited</strong></p>\n');
+    expect((await stored()).bodyHtml).toBe('<p><strong>edited</strong></p>\n');
+  });
+
+  it('shows a note stored before HTML was, whose Markdown passes the bounds, as plain text', async () => {
+    const legacy = await service.db.note.create({
+      data: { organizationId: org.id, taskId, author: 'legacy', format: 'MARKDOWN', body: paddedTable, bodyHtml: null },
+    });
+    const read = await rest('GET', `/v1/notes/${legacy.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.bodyHtml.startsWith('<p>|a|a|a')).toBe(true);
+    expect(read.body.bodyHtml).not.toContain('<table');
+    const listed = await gql('{ notes(limit: 100) { items { id bodyHtml } } }');
+    expect(listed.errors).toBeUndefined();
+    expect(listed.data.notes.items.find((n: { id: string }) => n.id === legacy.id).bodyHtml).toBe(read.body.bodyHtml);
+  });
+});
