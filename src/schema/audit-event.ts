@@ -9,6 +9,8 @@ const AuditActionEnum = builder.enumType(AuditAction, { name: 'AuditAction' });
 
 export const AuditEvent = builder.prismaObject('AuditEvent', {
   description: 'One change to your organization\'s data, recorded by the database in the same transaction. Nothing can change or delete it.',
+  // Only the columns a query selects are read: `before` and `after` can be large (a row as stored).
+  select: { id: true },
   fields: (t) => ({
     id: t.exposeID('id'),
     resourceType: t.exposeString('resourceType', { description: 'The table changed, e.g. consumer_cases, tasks, notes.' }),

@@ -1,0 +1,85 @@
+// The audit trail stays small to write and to read: an analysis' result and
+// text are recorded as their size and checksum (not megabytes of blocks), any
+// other value over 128 KB likewise, and reading events loads `before` and
+// `after` only when they are selected.
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningService } from '../../src/service.ts';
+import { graphqlClient, restClient } from '../helpers/http.ts';
+import { textPdf } from '../helpers/sample-files.ts';
+import { createOrganization, startTestService, type TestOrganization } from '../helpers/service.ts';
+
+let service: RunningService;
+let org: TestOrganization;
+let analysisId: string;
+
+beforeAll(async () => {
+  service = await startTestService();
+  org = await createOrganization(service.db, undefined, 'audit-size');
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(await textPdf([['Audit size sample', 'Invoice 42']]))]), 'sample.pdf');
+  const file = await fetch(`${service.url}/v1/files/upload/private`, { method: 'POST', headers: { 'x-api-key': org.key }, body: form }).then((response) => response.json());
+  const parsed = await restClient(service.url, org.key)('GET', `/v1/document-analysis/parse/${encodeURIComponent(file.fileKey)}`);
+  expect(parsed.status).toBe(200);
+  analysisId = (await service.db.documentAnalysis.findFirstOrThrow({ where: { organizationId: org.id }, orderBy: { createdAt: 'desc' } })).id;
+}, 120_000);
+afterAll(() => service?.stop());
+
+const omitted = (bytes: unknown = expect.any(Number)) => ({ omitted: 'too large for the audit trail', bytes, md5: expect.stringMatching(/^[0-9a-f]{32}$/) });
+
+describe('audit records of large rows', () => {
+  it('record an analysis\' result and text as their size and checksum, the rest of the row as it is', async () => {
+    const events = await restClient(service.url, org.key)('GET', `/v1/audit-events?resourceType=document_analyses&resourceId=${analysisId}`);
+    const finished = events.body.items.find((e: { after: { status: string } }) => e.after?.status === 'SUCCEEDED');
+    expect(finished.after).toMatchObject({ id: analysisId, status: 'SUCCEEDED', block_count: expect.any(Number), result: omitted(), text_content: omitted() });
+    expect(JSON.stringify(finished)).not.toContain('Invoice 42');
+    // The analysis itself keeps its whole result.
+    const analysis = await service.db.documentAnalysis.findUniqueOrThrow({ where: { id: analysisId } });
+    expect(analysis.textContent).toContain('Invoice 42');
+  });
+
+  it('record any value over 128 KB as its size and checksum', async () => {
+    await service.db.documentAnalysis.update({ where: { id: analysisId }, data: { error: 'x'.repeat(200_000) } });
+    const events = await restClient(service.url, org.key)('GET', `/v1/audit-events?resourceType=document_analyses&resourceId=${analysisId}&limit=1`);
+    const [update] = events.body.items;
+    // The JSON text of the value: 200,000 characters and its quotes.
+    expect(update.after.error).toEqual(omitted(200_002));
+    expect(update.before.error).toBeNull();
+  });
+});
+
+describe('reading audit events', () => {
+  /** The SQL statements on audit_events this process sends while `work` runs (the service runs in it). */
+  async function auditStatements(work: () => Promise<unknown>): Promise<string[]> {
+    const seen: string[] = [];
+    const query = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const [config] = args;
+      const text = typeof config === 'string' ? config : (config as { text?: string } | undefined)?.text;
+      if (text?.includes('audit_events') && /^\s*SELECT/i.test(text)) seen.push(text);
+      return (query as (...queryArgs: unknown[]) => unknown).apply(this, args);
+    } as typeof query;
+    try {
+      await work();
+    } finally {
+      pg.Client.prototype.query = query;
+    }
+    return seen;
+  }
+
+  const gql = () => graphqlClient(service.url, org.key);
+
+  it('loads before and after only when they are selected', async () => {
+    const idsOnly = await auditStatements(async () => {
+      const answer = await gql()('{ auditEvents(limit: 10) { items { id action } } }');
+      expect(answer.errors).toBeUndefined();
+      expect(answer.data.auditEvents.items.length).toBeGreaterThan(0);
+    });
+    const reads = idsOnly.filter((text) => !/count\(/i.test(text));
+    expect(reads).toHaveLength(1);
+    expect(reads[0]).not.toMatch(/"before"|"after"/);
+
+    const withAfter = await auditStatements(() => gql()('{ auditEvents(limit: 10) { items { id after } } }'));
+    expect(withAfter.some((text) => /"after"/.test(text) && !/"before"/.test(text))).toBe(true);
+  });
+});
