@@ -49,6 +49,9 @@ const EnvSchema = z.object({
   FAILED_AUTH_BURST: z.coerce.number().int().min(1).default(20),
   /** How many more failed authentications per minute a client address regains. */
   FAILED_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** GraphiQL page loads (about 9 MB each, no key needed) one client address may make at once, and regains a minute. */
+  GRAPHIQL_PAGE_BURST: z.coerce.number().int().min(1).default(10),
+  GRAPHIQL_PAGES_PER_MINUTE: z.coerce.number().int().min(1).default(6),
   /** Public address of this service, for links to public files. */
   PUBLIC_BASE_URL: z.string().url().optional(),
   /** S3-compatible endpoint; unset with no credentials: embedded server. */
@@ -156,6 +159,10 @@ const EnvSchema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** How often each instance hands new deliveries to the job queue. */
   WEBHOOK_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  /** Webhook attempts each instance makes at once (each may wait up to WEBHOOK_TIMEOUT_MS on its receiver). */
+  WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(1000).default(64),
+  /** Attempts one organization may have queued or running at once, across instances: the rest of the slots stay free for others. */
+  WEBHOOK_MAX_IN_FLIGHT_PER_ORGANIZATION: z.coerce.number().int().min(1).max(1000).default(8),
   /** Events (and their deliveries) older than this are deleted. */
   EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /** OCR of the local engine. `auto`: the `tesseract` program when installed with English data, else tesseract.js. */

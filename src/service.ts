@@ -124,6 +124,7 @@ export async function startService(config: Config, logger = createLogger(config.
   };
   const stopWebhookDispatch = await attachWebhooks(queue, {
     db, logger, ...webhookSettings, dispatchIntervalMs: config.WEBHOOK_DISPATCH_INTERVAL_MS, retentionDays: config.EVENT_RETENTION_DAYS,
+    maxInFlight: config.WEBHOOK_MAX_IN_FLIGHT, maxInFlightPerOrganization: config.WEBHOOK_MAX_IN_FLIGHT_PER_ORGANIZATION,
   });
   const graphql = createGraphQLServer({
     schema, db, sessions, files, analysis, watchlists, screening, onboarding, logger, webhooks: { allowPrivateNetworks: webhookSettings.allowPrivateNetworks },
@@ -134,6 +135,7 @@ export async function startService(config: Config, logger = createLogger(config.
     rateLimits: { perKey: config.RATE_LIMIT_PER_KEY, perOrganization: config.RATE_LIMIT_PER_ORGANIZATION, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS },
     bodyLimit: config.BODY_LIMIT, maxUploadBytes: config.MAX_UPLOAD_BYTES, bodyTimeoutMs: config.REQUEST_BODY_TIMEOUT_MS,
     failedAuth: { burst: config.FAILED_AUTH_BURST, perMinute: config.FAILED_AUTH_PER_MINUTE },
+    graphiqlPageLoads: { burst: config.GRAPHIQL_PAGE_BURST, perMinute: config.GRAPHIQL_PAGES_PER_MINUTE },
   });
   const server: Server = createServer(httpServerOptions(config), app.callback());
   server.on('clientError', answerClientError);

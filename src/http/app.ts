@@ -28,6 +28,7 @@ import { createMetrics } from './metrics.ts';
 import { databaseRefusal, RETRY_AFTER_SECONDS } from '../db/unavailable.ts';
 import { FailedAuthThrottle } from './failed-auth-throttle.ts';
 import { graphqlBodyParams } from './graphql-body.ts';
+import { limitGraphiQLPageLoads, type PageLoadLimits } from './graphiql-page.ts';
 import { readBodiesFirst } from './request-body.ts';
 import { requestScope } from './request-scope.ts';
 import type { GraphQLServer } from './yoga.ts';
@@ -55,6 +56,8 @@ export function createApp(options: {
   bodyTimeoutMs: number;
   /** Failed authentications allowed per client address (src/http/failed-auth-throttle.ts). */
   failedAuth: { burst: number; perMinute: number };
+  /** GraphiQL page loads allowed per client address (src/http/graphiql-page.ts). */
+  graphiqlPageLoads: PageLoadLimits;
 }) {
   const { graphql, schema, db, sessions, store, logger, onboarding, queue, rateLimits, metricsToken, bodyLimit, maxUploadBytes } = options;
   const failedAuth = new FailedAuthThrottle(options.failedAuth);
@@ -118,6 +121,7 @@ export function createApp(options: {
   app.use(servePublicFiles(store));
   app.use(onboardingPages(onboarding, { bodyLimit, maxUploadBytes }));
   app.use(apiDocs());
+  app.use(limitGraphiQLPageLoads(options.graphiqlPageLoads));
 
   app.use(authenticateRequests(sessions, db, rateLimits, failedAuth));
   app.use(rateLimit(rateLimits));

@@ -3,6 +3,9 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { GraphiQLOptions, Plugin } from 'graphql-yoga';
+import type { Middleware } from 'koa';
+import { AppError } from '../errors.ts';
+import { clientNetwork } from './failed-auth-throttle.ts';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzipAsync = promisify(zlib.gzip);
@@ -109,4 +112,50 @@ function pageWithPolicy(html: string) {
     "frame-ancestors 'none'",
   ].join('; ');
   return { html, policy };
+}
+
+/** Most client addresses remembered; past it the least recently seen go. */
+const MAX_ADDRESSES = 50_000;
+
+export interface PageLoadLimits {
+  /** Page loads an address may make at once (GRAPHIQL_PAGE_BURST). */
+  burst: number;
+  /** Page loads an address regains a minute (GRAPHIQL_PAGES_PER_MINUTE). */
+  perMinute: number;
+}
+
+/**
+ * GraphiQL's page needs no key and weighs about 9 MB (2 to 2.5 MB
+ * compressed): page loads are limited per client address (IPv6 by /64, as
+ * failed keys are), before authentication, so that asking for it in a loop
+ * cannot fill this process's outgoing bandwidth and memory. Past its share
+ * an address gets 429 with Retry-After. A revalidation answered 304 (a
+ * browser's cached copy still current) is not counted.
+ *
+ * The count is a generic cell rate (one load every 60/perMinute s, `burst`
+ * ahead at most), in memory per instance, like the failed-key throttle.
+ */
+export function limitGraphiQLPageLoads(limits: PageLoadLimits): Middleware {
+  const interval = 60_000 / limits.perMinute;
+  const tolerance = (limits.burst - 1) * interval;
+  /** Per address: when its count is back to zero (the "theoretical arrival time"). */
+  const dueAt = new Map<string, number>();
+  return async (ctx, next) => {
+    // yoga's own rule for serving the page (shouldRenderGraphiQL), on its endpoint.
+    if (ctx.method !== 'GET' || ctx.path !== '/graphql' || !ctx.get('accept').includes('text/html')) return next();
+    const address = clientNetwork(ctx.ip);
+    const now = Date.now();
+    const due = Math.max(dueAt.get(address) ?? now, now);
+    if (due - now > tolerance) {
+      const wait = Math.ceil((due - tolerance - now) / 1000);
+      ctx.set('Retry-After', String(wait));
+      throw new AppError('TOO_MANY_REQUESTS', `Too many GraphiQL page loads from this address (GRAPHIQL_PAGE_BURST, GRAPHIQL_PAGES_PER_MINUTE); retry in ${wait} s`);
+    }
+    // Taken before the page is sent (concurrent loads count at once), given back for a 304.
+    dueAt.delete(address);
+    dueAt.set(address, due + interval);
+    if (dueAt.size > MAX_ADDRESSES) dueAt.delete(dueAt.keys().next().value as string);
+    await next();
+    if (ctx.status === 304) dueAt.set(address, (dueAt.get(address) ?? now) - interval);
+  };
 }

@@ -1,23 +1,21 @@
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
+import { FairSlots } from '../analysis/fair-slots.ts';
+import { workFair } from '../jobs/fair-queue.ts';
 import { type JobQueue, scheduleJob } from '../jobs/queue.ts';
 import { attemptDelivery, type DeliverySettings, failLostDeliveries } from './delivery-worker.ts';
-import { DELIVERY_QUEUE, type DeliveryJob, dispatchDeliveries } from './dispatch.ts';
+import { DELIVERY_QUEUE, type DeliveryJob, dispatchDeliveries, type DispatchSettings } from './dispatch.ts';
 import { emitOverdueTasks } from './overdue-tasks.ts';
 
 const OVERDUE_QUEUE = 'task-overdue-sweep';
 const RETENTION_QUEUE = 'event-retention';
 const LOST_DELIVERY_QUEUE = 'webhook-lost-delivery-sweep';
-/**
- * Deliveries each instance attempts at once. Fairness does not depend on it
- * (see dispatchDeliveries): an organization's attempts are capped and ranked
- * across instances, so another's wait for a worker is about one delivery.
- */
-const WORKERS = 4;
 /** A queued delivery whose job is gone this long after queueing is taken as lost. */
 const LOST_AFTER_MS = 10 * 60_000;
 
-interface Options extends DeliverySettings {
+interface Options extends DeliverySettings, DispatchSettings {
+  /** Attempts this instance makes at once (WEBHOOK_MAX_IN_FLIGHT). */
+  maxInFlight: number;
   db: Database;
   logger: Logger;
   dispatchIntervalMs: number;
@@ -30,14 +28,19 @@ interface Options extends DeliverySettings {
  * delivery workers, the overdue-task sweep and the retention clean-up.
  * Returns the dispatcher's stop.
  */
-export async function attachWebhooks(queue: JobQueue, { db, logger, dispatchIntervalMs, retentionDays, ...settings }: Options) {
+export async function attachWebhooks(queue: JobQueue, { db, logger, dispatchIntervalMs, retentionDays, maxInFlight, ...settings }: Options) {
   await queue.createQueue(DELIVERY_QUEUE);
-  // A few deliveries at once, so one slow receiver does not hold up the others.
-  for (let worker = 0; worker < WORKERS; worker += 1) {
-    await queue.process<DeliveryJob>(DELIVERY_QUEUE, { pollingIntervalSeconds: 0.5 }, async (job, signal) => {
+  // Attempts wait on receivers (up to timeoutMs each when they hang), not on
+  // this process: many run at once, each in a slot taken as soon as one is
+  // free. One organization holds at most its share of the slots, so the rest
+  // stay free for the others however many of its receivers hang.
+  const slots = new FairSlots({ size: maxInFlight, perGroup: Math.min(settings.maxInFlightPerOrganization, maxInFlight) });
+  const worker = workFair<DeliveryJob & { [field: string]: unknown }>(
+    queue, DELIVERY_QUEUE, { groupField: 'organizationId', slots, pollingIntervalMs: 500, logger },
+    async (job, signal) => {
       await attemptDelivery({ deliveryId: job.data.deliveryId, jobId: job.id }, db, settings, logger, signal);
-    });
-  }
+    },
+  );
   await scheduleJob(queue, OVERDUE_QUEUE, '* * * * *', async () => {
     const emitted = await emitOverdueTasks(db);
     if (emitted) logger.info({ emitted }, 'task.overdue events emitted');
@@ -56,6 +59,7 @@ export async function attachWebhooks(queue: JobQueue, { db, logger, dispatchInte
   const timer = setInterval(() => {
     // One dispatch at a time; a slow one makes the next tick a no-op.
     dispatching ??= dispatchDeliveries(queue, db, settings)
+      .then((queued) => queued && worker.notify())
       .catch((error: unknown) => logger.warn({ err: error }, 'webhook dispatch failed; the next tick tries again'))
       .finally(() => { dispatching = null; });
   }, dispatchIntervalMs);
