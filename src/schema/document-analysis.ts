@@ -79,6 +79,8 @@ const MrzCheckRef = builder.objectRef<MrzCheck>('MrzCheck').implement({
 
 export const DocumentAnalysis = builder.prismaObject('DocumentAnalysis', {
   description: 'One extraction run over a stored file, in AWS Textract\'s block model.',
+  // Only the columns a query selects are read: a status poll does not load the result (up to megabytes of blocks).
+  select: { id: true },
   fields: (t) => ({
     jobId: t.exposeID('id', { description: 'The analysis id; for queued runs, the job id.' }),
     fileKey: t.string({ select: { file: { select: { key: true } } }, resolve: (a) => a.file.key }),

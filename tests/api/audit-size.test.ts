@@ -2,11 +2,11 @@
 // text are recorded as their size and checksum (not megabytes of blocks), any
 // other value over 128 KB likewise, and reading events loads `before` and
 // `after` only when they are selected.
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/service.ts';
 import { graphqlClient, restClient } from '../helpers/http.ts';
 import { textPdf } from '../helpers/sample-files.ts';
+import { selectsOn } from '../helpers/sql-spy.ts';
 import { createOrganization, startTestService, type TestOrganization } from '../helpers/service.ts';
 
 let service: RunningService;
@@ -49,28 +49,10 @@ describe('audit records of large rows', () => {
 });
 
 describe('reading audit events', () => {
-  /** The SQL statements on audit_events this process sends while `work` runs (the service runs in it). */
-  async function auditStatements(work: () => Promise<unknown>): Promise<string[]> {
-    const seen: string[] = [];
-    const query = pg.Client.prototype.query;
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      const [config] = args;
-      const text = typeof config === 'string' ? config : (config as { text?: string } | undefined)?.text;
-      if (text?.includes('audit_events') && /^\s*SELECT/i.test(text)) seen.push(text);
-      return (query as (...queryArgs: unknown[]) => unknown).apply(this, args);
-    } as typeof query;
-    try {
-      await work();
-    } finally {
-      pg.Client.prototype.query = query;
-    }
-    return seen;
-  }
-
   const gql = () => graphqlClient(service.url, org.key);
 
   it('loads before and after only when they are selected', async () => {
-    const idsOnly = await auditStatements(async () => {
+    const idsOnly = await selectsOn('audit_events', async () => {
       const answer = await gql()('{ auditEvents(limit: 10) { items { id action } } }');
       expect(answer.errors).toBeUndefined();
       expect(answer.data.auditEvents.items.length).toBeGreaterThan(0);
@@ -79,7 +61,7 @@ describe('reading audit events', () => {
     expect(reads).toHaveLength(1);
     expect(reads[0]).not.toMatch(/"before"|"after"/);
 
-    const withAfter = await auditStatements(() => gql()('{ auditEvents(limit: 10) { items { id after } } }'));
+    const withAfter = await selectsOn('audit_events', () => gql()('{ auditEvents(limit: 10) { items { id after } } }'));
     expect(withAfter.some((text) => /"after"/.test(text) && !/"before"/.test(text))).toBe(true);
   });
 });

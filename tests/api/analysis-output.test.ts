@@ -1,0 +1,67 @@
+// An analysis' output is bounded (words per page and per document, 422 naming
+// the setting), and reading an analysis loads its result only when the query
+// selects something made from it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningService } from '../../src/service.ts';
+import { graphqlClient, restClient } from '../helpers/http.ts';
+import { textPdf } from '../helpers/sample-files.ts';
+import { createOrganization, startTestService, type TestOrganization } from '../helpers/service.ts';
+import { selectsOn } from '../helpers/sql-spy.ts';
+
+let service: RunningService;
+let org: TestOrganization;
+
+beforeAll(async () => {
+  service = await startTestService({ env: { ANALYSIS_MAX_WORDS_PER_PAGE: '5', ANALYSIS_MAX_WORDS: '8' } });
+  org = await createOrganization(service.db, undefined, 'analysis-output');
+}, 120_000);
+afterAll(() => service?.stop());
+
+async function upload(pages: string[][]): Promise<string> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(await textPdf(pages))]), 'words.pdf');
+  const file = await fetch(`${service.url}/v1/files/upload/private`, { method: 'POST', headers: { 'x-api-key': org.key }, body: form }).then((response) => response.json());
+  return file.fileKey;
+}
+
+const parse = async (fileKey: string) => restClient(service.url, org.key)('GET', `/v1/document-analysis/parse/${encodeURIComponent(fileKey)}`);
+
+describe('analysis output limits', () => {
+  it('analyses a document within them', async () => {
+    const parsed = await parse(await upload([['one two three four five'], ['six seven eight']]));
+    expect(parsed.status).toBe(200);
+    expect(parsed.body.data.textContent).toContain('eight');
+  }, 60_000);
+
+  it('refuses a page over the words-per-page limit with 422 naming it, and records the failure', async () => {
+    const parsed = await parse(await upload([['one two three four five six']]));
+    expect(parsed.body).toEqual({
+      statusCode: 422, error: 'Unprocessable Entity',
+      message: 'file: page 1 has 6 words; the limit is 5 words per page (ANALYSIS_MAX_WORDS_PER_PAGE)',
+    });
+    const failed = await service.db.documentAnalysis.findFirstOrThrow({ where: { organizationId: org.id }, orderBy: { createdAt: 'desc' } });
+    expect(failed).toMatchObject({ status: 'FAILED', result: null, error: expect.stringContaining('ANALYSIS_MAX_WORDS_PER_PAGE') });
+  }, 60_000);
+
+  it('refuses a document over the words-per-document limit with 422 naming it', async () => {
+    const parsed = await parse(await upload([['one two three four five'], ['six seven eight nine']]));
+    expect(parsed.status).toBe(422);
+    expect(parsed.body.message).toBe('file: the document has more than 8 words; the limit is 8 words per document (ANALYSIS_MAX_WORDS)');
+  }, 60_000);
+});
+
+describe('reading an analysis', () => {
+  it('loads its result only when something made from it is selected', async () => {
+    await parse(await upload([['lazy columns']]));
+    const { id } = await service.db.documentAnalysis.findFirstOrThrow({ where: { organizationId: org.id, status: 'SUCCEEDED' }, orderBy: { createdAt: 'desc' } });
+    const gql = graphqlClient(service.url, org.key);
+    const statusOnly = await selectsOn('document_analyses', async () => {
+      const answer = await gql('query ($id: ID!) { documentAnalysis(jobId: $id) { status blockCount } }', { id });
+      expect(answer.data.documentAnalysis).toEqual({ status: 'SUCCEEDED', blockCount: expect.any(Number) });
+    });
+    expect(statusOnly.length).toBeGreaterThan(0);
+    for (const text of statusOnly) expect(text).not.toMatch(/"result"|"text_content"/);
+    const withBlocks = await selectsOn('document_analyses', () => gql('query ($id: ID!) { documentAnalysis(jobId: $id) { blocks } }', { id }));
+    expect(withBlocks.some((text) => /"result"/.test(text))).toBe(true);
+  }, 60_000);
+});
