@@ -32,9 +32,9 @@ export async function attachWebhooks(queue: JobQueue, { db, logger, dispatchInte
   await queue.createQueue(DELIVERY_QUEUE);
   // Attempts wait on receivers (up to timeoutMs each when they hang), not on
   // this process: many run at once, each in a slot taken as soon as one is
-  // free. One organization holds at most its share of the slots, so the rest
-  // stay free for the others however many of its receivers hang.
-  const slots = new FairSlots({ size: maxInFlight, perGroup: Math.min(settings.maxInFlightPerOrganization, maxInFlight) });
+  // free. One organization holds at most its share of the slots (never all of
+  // them), so the rest stay free for the others however many of its receivers hang.
+  const slots = new FairSlots({ size: maxInFlight, perGroup: Math.min(settings.maxInFlightPerOrganization, Math.max(1, maxInFlight - 1)) });
   const worker = workFair<DeliveryJob & { [field: string]: unknown }>(
     queue, DELIVERY_QUEUE, { groupField: 'organizationId', slots, pollingIntervalMs: 500, logger },
     async (job, signal) => {
