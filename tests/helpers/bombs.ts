@@ -70,6 +70,13 @@ export function padStreamKeywords(pdf: Buffer, padding: number): Buffer {
   return Buffer.from(pdf.toString('latin1').replace(/(?<!end)stream\n/g, `stream${' '.repeat(padding)}\n`), 'latin1');
 }
 
+/** `pdf` with its text `from` (the first occurrence) replaced by `to`: a dictionary written otherwise (pdf.js finds the objects again without the xref's offsets). */
+export function rewritePdf(pdf: Buffer, from: string, to: string): Buffer {
+  const text = pdf.toString('latin1');
+  if (!text.includes(from)) throw new Error(`${from} is not in the PDF`);
+  return Buffer.from(text.replace(from, to), 'latin1');
+}
+
 /** `pdf` with every direct /Length replaced by a reference to an object (appended) holding a wrong length. */
 export function wrongIndirectLengths(pdf: Buffer): Buffer {
   const text = pdf.toString('latin1').replace(/\/Length \d+/g, '/Length 999 0 R');

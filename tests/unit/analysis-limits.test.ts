@@ -11,7 +11,8 @@ import { lzwSize } from '../../src/analysis/engines/pdf-filters.ts';
 import { DecompressionBudget } from '../../src/analysis/engines/decompression.ts';
 import { checkPdfStreams } from '../../src/analysis/engines/pdf-streams.ts';
 import {
-  ascii85FlateBombPdf, doubleFlateBombPdf, flateBombPdf, flateRunLengthBombPdf, largePagePdf, lzwBombPdf, lzwZeros, padStreamKeywords, wrongIndirectLengths,
+  ascii85FlateBombPdf, doubleFlateBombPdf, flateBombPdf, flateRunLengthBombPdf, hugeImagePdf, largePagePdf, lzwBombPdf, lzwZeros, padStreamKeywords, rewritePdf,
+  wrongIndirectLengths,
 } from '../helpers/bombs.ts';
 
 afterAll(() => stopOcr());
@@ -55,6 +56,16 @@ describe('compressed streams', () => {
     ['Flate over Flate with a wrong, indirect /Length', async () => wrongIndirectLengths(await doubleFlateBombPdf(200))],
     // A long dictionary must not push /Filter out of sight.
     ['Flate over Flate, its /Filter 10,000 characters before the data', () => doubleFlateBombPdf(200, { Padding: 'x'.repeat(10_000) })],
+    // Dictionaries read as pdf.js reads them: #xx escapes in names and keys, strings, keys only where keys stand.
+    ['Flate named /Fl#61teDecode', async () => rewritePdf(await flateBombPdf(200), '/FlateDecode', '/Fl#61teDecode')],
+    ['Flate named /F#6cateDecode (lower-case escape)', async () => rewritePdf(await flateBombPdf(200), '/FlateDecode', '/F#6cateDecode')],
+    ['ASCII85 over Flate named [/A85 /Fl#61teDecode]', async () => rewritePdf(await ascii85FlateBombPdf(200), '[ /ASCII85Decode /FlateDecode ]', '[/A85 /Fl#61teDecode]')],
+    ['LZW named /LZW#44ecode', async () => rewritePdf(await lzwBombPdf(200), '/LZWDecode', '/LZW#44ecode')],
+    ['Flate over Flate under the key /Filt#65r', async () => rewritePdf(await doubleFlateBombPdf(200), '/Filter', '/Filt#65r')],
+    ['Flate after /N /F (a value, not the key /F)', async () => rewritePdf(await flateBombPdf(200), '/Filter', '/N /F /Filter')],
+    ['Flate over Flate after /Foo (stream) in its dictionary', async () => rewritePdf(await doubleFlateBombPdf(200), '/Filter', '/Foo (stream)\n/Filter')],
+    ['Flate over Flate before /Foo (stream) in its dictionary', async () => rewritePdf(await doubleFlateBombPdf(200), '/Length', '/Foo (stream)\n/Length')],
+    ['Flate over Flate, /Filter after a comment holding a fake one', async () => rewritePdf(await doubleFlateBombPdf(200), '/Filter', '% /Filter /Foo\n/Filter')],
   ])('refuses a PDF whose %s content stream inflates to 200 MB (422 naming the limit)', async (_filter, build) => {
     const bomb = await build();
     expect(bomb.length).toBeLessThan(400_000);
@@ -65,6 +76,22 @@ describe('compressed streams', () => {
     // ...and so does the analysis.
     await expect(analyzeLocally(bomb, 'application/pdf', LIMITS)).rejects.toMatchObject(refusal);
   }, 60_000);
+
+  it('refuses an image whose declared size is written /Subtype /Im#61ge /W#69dth', async () => {
+    const image = rewritePdf(rewritePdf(await hugeImagePdf(10_000, 10_000), '/Image', '/Im#61ge'), '/Width', '/W#69dth');
+    const budget = new DecompressionBudget(LIMITS.maxDecompressedBytes, 'PDF');
+    await expect(checkPdfStreams(image, budget, LIMITS.maxMegapixels)).rejects.toMatchObject({
+      status: 422, message: 'file: an image in the PDF has 100.0 megapixels; the limit is 40',
+    });
+  });
+
+  it('refuses, in bounded time, a file whose objects are read over each other (each header opening a dictionary to the end)', async () => {
+    const overlapping = Buffer.from(`%PDF-1.7\n${'1 0 obj << /A '.repeat(100_000)}`, 'latin1');
+    const budget = new DecompressionBudget(LIMITS.maxDecompressedBytes, 'PDF');
+    await expect(checkPdfStreams(overlapping, budget, LIMITS.maxMegapixels)).rejects.toMatchObject({
+      status: 422, message: expect.stringMatching(/^file: the PDF could not be checked/),
+    });
+  }, 30_000);
 
   it('passes an ordinary PDF whose streams use such chains, counting each layer', async () => {
     const small = wrongIndirectLengths(padStreamKeywords(await doubleFlateBombPdf(8), 300));

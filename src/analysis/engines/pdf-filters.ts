@@ -1,8 +1,8 @@
 import { PDFContext, PDFRawStream, decodePDFRawStream } from 'pdf-lib';
 import type { DecompressionBudget } from './decompression.ts';
 
-/** One layer of a stream's /Filter chain: its name and its /DecodeParms dictionary (as text), if any. */
-export type FilterLayer = { name: string; params: string };
+/** One layer of a stream's /Filter chain: its name (#xx escapes decoded) and, for LZW, its /DecodeParms' EarlyChange. */
+export type FilterLayer = { name: string; earlyChange: 0 | 1 };
 
 /**
  * Decodes `data` through `filters` in order, as pdf.js would, counting every
@@ -15,10 +15,10 @@ export type FilterLayer = { name: string; params: string };
  */
 export async function measureFilterChain(data: Uint8Array, filters: FilterLayer[], budget: DecompressionBudget): Promise<boolean> {
   let bytes = data;
-  for (const [index, { name, params }] of filters.entries()) {
+  for (const [index, { name, earlyChange }] of filters.entries()) {
     const known = KNOWN.has(name);
     if (!known) return index > 0;
-    const decoded = await decodeLayer(name, params, bytes, budget, index === filters.length - 1);
+    const decoded = await decodeLayer(name, earlyChange, bytes, budget, index === filters.length - 1);
     if (decoded === null) return true;
     bytes = decoded;
   }
@@ -28,7 +28,7 @@ export async function measureFilterChain(data: Uint8Array, filters: FilterLayer[
 const KNOWN = new Set(['FlateDecode', 'Fl', 'BrotliDecode', 'LZWDecode', 'LZW', 'RunLengthDecode', 'RL', 'ASCIIHexDecode', 'AHx', 'ASCII85Decode', 'A85']);
 
 /** One filter's output (counted), or null where the chain stops (the last layer is only measured, where that is cheaper). */
-async function decodeLayer(name: string, params: string, data: Uint8Array, budget: DecompressionBudget, last: boolean): Promise<Uint8Array | null> {
+async function decodeLayer(name: string, earlyChange: 0 | 1, data: Uint8Array, budget: DecompressionBudget, last: boolean): Promise<Uint8Array | null> {
   switch (name) {
     case 'FlateDecode':
     case 'Fl':
@@ -37,11 +37,9 @@ async function decodeLayer(name: string, params: string, data: Uint8Array, budge
     case 'BrotliDecode':
       return budget.decompress(data, 'brotli');
     case 'LZWDecode':
-    case 'LZW': {
-      const earlyChange = /\/EarlyChange\s+0\b/.test(params) ? 0 : 1;
+    case 'LZW':
       budget.spend(lzwSize(data, earlyChange));
       return last ? null : decodeWithPdfLib(data, 'LZWDecode', earlyChange);
-    }
     case 'RunLengthDecode':
     case 'RL':
       budget.spend(runLengthSize(data));

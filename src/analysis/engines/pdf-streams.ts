@@ -1,134 +1,143 @@
 import { AppError } from '../../errors.ts';
 import { type DecompressionBudget, isZlib } from './decompression.ts';
 import { type FilterLayer, measureFilterChain } from './pdf-filters.ts';
+import { type PdfDict, PdfName, PdfRef, type PdfValue, readObject } from './pdf-syntax.ts';
 
-/**
- * The keywords that bound a stream's dictionary, in file order: a stream's
- * dictionary is what lies between the previous one and its `stream` keyword
- * (however long: a window would let padding push /Filter out of sight).
- */
-const BOUNDARY = /endobj|endstream|obj|stream/g;
+/** An indirect object's header `n g obj` (obj a whole keyword, as pdf.js's lexer reads it). */
+const OBJECT_HEADER = /(?<!\d)(\d+)\s+(\d+)\s+obj(?![^\s()<>[\]{}/%])/g;
+
+/** A stream found in the file: its dictionary and where its data lies. */
+type FoundStream = { dictionary: PdfDict; start: number; end: number };
 
 /**
  * Checks a PDF's streams before pdf.js opens it: how far they decompress
  * through their whole /Filter chain (each layer decoded within the budget,
- * the next measured in turn; a zlib stream without a readable filter is
- * measured too), and the declared size of its images. Read from the bytes
- * themselves rather than through a PDF parser, which would inflate object
- * streams in full to find the rest. Each stream's data is found as pdf.js
- * finds it (the keyword's line skipped whatever it holds; /Length, direct or
- * indirect, where `endstream` follows it, else up to `endstream`). A file
- * built to slip past this (an encrypted one, whose streams cannot be read
- * here) is still bounded by the worker's memory limit and the analysis time
- * limit. Linear in the file's size: every search moves forward only.
+ * the next measured in turn; a zlib stream whose filters could not be
+ * measured is measured as zlib), and the declared size of its images. Every
+ * indirect object (every `n g obj` in the file, wherever it stands, as pdf.js
+ * may be pointed at any of them) is read as pdf.js's parser reads it
+ * (src/analysis/engines/pdf-syntax.ts: #xx escapes decoded, strings and
+ * comments skipped, references followed), rather than by a PDF library that
+ * would inflate object streams in full to find the rest. Each stream's data is
+ * found as pdf.js finds it (the keyword's line skipped whatever it holds;
+ * /Length, direct or indirect, where `endstream` follows it, else up to
+ * `endstream`). A file built to slip past this (an encrypted one, whose
+ * streams cannot be read here) is still bounded by the worker's memory limit
+ * and the analysis time limit. Linear in the file's size: objects read over
+ * each other (headers inside other objects) count against a work limit.
  */
 export async function checkPdfStreams(data: Buffer, budget: DecompressionBudget, maxMegapixels: number) {
-  const text = data.toString('latin1');
-  const objects = new IndirectObjects(text);
-  const nextNewline = forwardSearch(text, /\r|\n/g);
-  const nextEndstream = forwardSearch(text, /endstream/g);
-  let boundary = 0;
-  for (const match of text.matchAll(BOUNDARY)) {
-    const keywordEnd = match.index + match[0].length;
-    const dictionaryStart = boundary;
-    boundary = keywordEnd;
-    if (match[0] !== 'stream') continue;
-    const dictionary = text.slice(dictionaryStart, match.index);
-    checkImageSize(dictionary, maxMegapixels);
-    const start = dataStart(text, nextNewline(keywordEnd));
-    if (start === null) continue;
-    const end = dataEnd(text, start, declaredLength(dictionary, objects), nextEndstream(start));
+  const file = new PdfFile(data.toString('latin1'));
+  const streams: FoundStream[] = [];
+  file.readAll((stream) => streams.push(stream));
+  for (const { dictionary, start, end } of streams) {
+    checkImageSize(dictionary, file, maxMegapixels);
     const bytes = data.subarray(start, end);
-    const filters = filterChain(dictionary, objects);
-    if (filters.length) await measureFilterChain(bytes, filters, budget);
-    else if (isZlib(bytes)) await budget.measure(bytes);
+    const filters = filterChain(dictionary, file);
+    const measured = filters.length > 0 && (await measureFilterChain(bytes, filters, budget));
+    if (!measured && isZlib(bytes)) await budget.measure(bytes);
   }
 }
 
-/** Where a stream's data starts: after the end of the keyword's line, whatever the line holds (pdf.js's skipToNextLine). */
-function dataStart(text: string, newline: number): number | null {
-  if (newline < 0) return null;
-  return newline + (text.startsWith('\r\n', newline) ? 2 : 1);
-}
-
-/** Where a stream's data ends, as pdf.js decides: at /Length if `endstream` follows it, else at the next `endstream` (else the file's end). */
-function dataEnd(text: string, start: number, length: number | null, endstream: number): number {
-  if (length !== null && /^\s*endstream/.test(text.slice(start + length, start + length + 64))) return start + length;
-  return endstream < 0 ? text.length : endstream;
-}
-
-/** A stream's /Length, direct or through an indirect object; null if it is neither. */
-function declaredLength(dictionary: string, objects: IndirectObjects): number | null {
-  const match = /\/Length\s+(\d+)(?:\s+(\d+)\s+R\b)?/.exec(dictionary);
-  if (!match) return null;
-  if (match[2] === undefined) return Number(match[1]);
-  const value = /^\s*(\d+)\s+endobj/.exec(objects.body(`${match[1]} ${match[2]}`) ?? '');
-  return value ? Number(value[1]) : null;
-}
-
-const NAME = /\/([^\s/[\]<>()%{}]+)|(\d+)\s+(\d+)\s+R\b/g;
-
-/**
- * A stream's filters in order with each one's /DecodeParms, as pdf.js reads
- * them (dict.get("F", "Filter"), references followed). Whatever cannot be
- * read ends the chain, where the rest is measured as zlib if it looks it.
- */
-function filterChain(dictionary: string, objects: IndirectObjects): FilterLayer[] {
-  const value = directValue(/\/(?:F|Filter)(?![\w#])\s*(\[[^\]]*\]|\/[^\s/[\]<>()%{}]+|\d+\s+\d+\s+R\b)/.exec(dictionary)?.[1], objects);
-  if (!value) return [];
-  const params = decodeParms(directValue(/\/(?:DP|DecodeParms)(?![\w#])\s*(\[[\s\S]*?\]|<<[\s\S]*?>>|\d+\s+\d+\s+R\b)/.exec(dictionary)?.[1], objects) ?? '');
+/** A stream's filters in order, each with its EarlyChange, as pdf.js reads them (dict.get("F", "Filter"), references followed); a value that is not a name ends the chain. */
+function filterChain(dictionary: PdfDict, file: PdfFile): FilterLayer[] {
+  const filter = file.value(dictionary.has('F') ? dictionary.get('F') : dictionary.get('Filter'));
+  const params = file.value(dictionary.has('DP') ? dictionary.get('DP') : dictionary.get('DecodeParms'));
+  if (filter instanceof PdfName) return [{ name: filter.name, earlyChange: earlyChange(params, file) }];
+  if (!Array.isArray(filter)) return [];
   const layers: FilterLayer[] = [];
-  for (const [index, name] of [...value.matchAll(NAME)].entries()) {
-    const resolved = name[1] ?? /^\s*\/([^\s/[\]<>()%{}]+)/.exec(objects.body(`${name[2]} ${name[3]}`) ?? '')?.[1];
-    if (!resolved) break;
-    layers.push({ name: resolved, params: params[index] ?? '' });
+  for (const [index, entry] of filter.entries()) {
+    const name = file.value(entry);
+    if (!(name instanceof PdfName)) break;
+    // pdf.js: with an array of filters, only an array of parameters applies.
+    layers.push({ name: name.name, earlyChange: earlyChange(Array.isArray(params) ? file.value(params[index]) : null, file) });
   }
   return layers;
 }
 
-/** The value itself, or what an indirect reference `n g R` points to. */
-function directValue(value: string | undefined, objects: IndirectObjects): string | undefined {
-  const reference = value && /^(\d+)\s+(\d+)\s+R$/.exec(value);
-  return reference ? objects.body(`${reference[1]} ${reference[2]}`)?.replace(/endobj[\s\S]*$/, '') : value;
+function earlyChange(params: PdfValue | undefined, file: PdfFile): 0 | 1 {
+  return params instanceof Map && file.value(params.get('EarlyChange')) === 0 ? 0 : 1;
 }
 
-/** /DecodeParms as one dictionary's text per filter (an array's entries in order; a single dictionary for the first filter). */
-function decodeParms(value: string): string[] {
-  if (!value.trimStart().startsWith('[')) return [value];
-  return [...value.matchAll(/<<[^<>]*>>|null|\d+\s+\d+\s+R\b/g)].map((entry) => entry[0]);
-}
+/** How much reading objects may cost, past the file's own size (objects read over each other). */
+const WORK_PER_BYTE = 4;
+const WORK_FLOOR = 1024 * 1024;
 
-/** A search for `pattern` from ever-increasing positions, each answer reused until passed: linear over all calls. */
-function forwardSearch(text: string, pattern: RegExp): (from: number) => number {
-  let found = -2;
-  return (from) => {
-    if (found !== -1 && found < from) {
-      pattern.lastIndex = from;
-      found = pattern.exec(text)?.index ?? -1;
+/** The file's indirect objects, read on demand; references resolved (the last definition wins, as in an incrementally updated file). */
+class PdfFile {
+  readonly #text: string;
+  readonly #starts = new Map<string, number>();
+  readonly #resolved = new Map<string, PdfValue>();
+  #work = 0;
+  readonly #maxWork: number;
+
+  constructor(text: string) {
+    this.#text = text;
+    this.#maxWork = WORK_PER_BYTE * text.length + WORK_FLOOR;
+    for (const match of text.matchAll(OBJECT_HEADER)) this.#starts.set(`${match[1]} ${match[2]}`, match.index + match[0].length);
+  }
+
+  /** Reads every object after every header, handing each stream found to `found`. */
+  readAll(found: (stream: FoundStream) => void) {
+    for (const match of this.#text.matchAll(OBJECT_HEADER)) this.#read(match.index + match[0].length, found);
+  }
+
+  /** `value`, or what a reference points to (one level, as pdf.js's Dict.get). */
+  value(value: PdfValue | undefined): PdfValue | undefined {
+    if (!(value instanceof PdfRef)) return value;
+    if (this.#resolved.has(value.key)) return this.#resolved.get(value.key);
+    const start = this.#starts.get(value.key);
+    // Marked first: a stream whose /Length points to itself reads as no length.
+    this.#resolved.set(value.key, null);
+    const resolved = start === undefined ? null : this.#read(start, () => {});
+    this.#resolved.set(value.key, resolved);
+    return resolved;
+  }
+
+  #read(start: number, found: (stream: FoundStream) => void): PdfValue {
+    const { value, end } = readObject(this.#text, start, (dictionary, keywordEnd) => {
+      const dataStart = this.#dataStart(keywordEnd);
+      if (dataStart === null) return this.#text.length;
+      const dataEnd = this.#dataEnd(dataStart, this.value(dictionary.get('Length')));
+      found({ dictionary, start: dataStart, end: dataEnd });
+      return dataEnd;
+    });
+    this.#work += end - start;
+    if (this.#work > this.#maxWork) {
+      throw new AppError('UNPROCESSABLE', 'file: the PDF could not be checked (its objects overlap each other far more than a PDF\'s do)');
     }
-    return found;
-  };
-}
+    return value;
+  }
 
-/** Where each indirect object `n g obj` starts (the last definition wins, as in an incrementally updated file), read on first use. */
-class IndirectObjects {
-  #starts: Map<string, number> | null = null;
+  /** Where a stream's data starts: after the end of the keyword's line, whatever the line holds (pdf.js's skipToNextLine). */
+  #dataStart(keywordEnd: number): number | null {
+    NEWLINE.lastIndex = keywordEnd;
+    const newline = NEWLINE.exec(this.#text)?.index;
+    if (newline === undefined) return null;
+    return newline + (this.#text.startsWith('\r\n', newline) ? 2 : 1);
+  }
 
-  constructor(private readonly text: string) {}
-
-  /** The text after `n g obj` (a little of it: enough for a number, a name or an array of names). */
-  body(reference: string): string | undefined {
-    this.#starts ??= new Map([...this.text.matchAll(/(?<!\d)(\d+)\s+(\d+)\s+obj\b/g)].map((m) => [`${m[1]} ${m[2]}`, m.index + m[0].length]));
-    const start = this.#starts.get(reference);
-    return start === undefined ? undefined : this.text.slice(start, start + 1024);
+  /** Where a stream's data ends, as pdf.js decides: at /Length if `endstream` follows it, else at the next `endstream` (else the file's end). */
+  #dataEnd(start: number, length: PdfValue | undefined): number {
+    const text = this.#text;
+    if (typeof length === 'number' && Number.isInteger(length) && length >= 0 && /^\s*endstream/.test(text.slice(start + length, start + length + 64))) {
+      return start + length;
+    }
+    const endstream = text.indexOf('endstream', start);
+    return endstream < 0 ? text.length : endstream;
   }
 }
 
-function checkImageSize(dictionary: string, maxMegapixels: number) {
-  if (!/\/Subtype\s*\/Image\b/.test(dictionary)) return;
-  const width = Number(/\/Width\s+(\d+)(?!\s+\d+\s+R)/.exec(dictionary)?.[1] ?? 0);
-  const height = Number(/\/Height\s+(\d+)(?!\s+\d+\s+R)/.exec(dictionary)?.[1] ?? 0);
-  const megapixels = (width * height) / 1e6;
+const NEWLINE = /\r|\n/g;
+
+function checkImageSize(dictionary: PdfDict, file: PdfFile, maxMegapixels: number) {
+  const subtype = file.value(dictionary.get('Subtype'));
+  if (!(subtype instanceof PdfName) || subtype.name !== 'Image') return;
+  const dimension = (key: string) => {
+    const value = file.value(dictionary.get(key));
+    return typeof value === 'number' && value > 0 ? value : 0;
+  };
+  const megapixels = (dimension('Width') * dimension('Height')) / 1e6;
   if (megapixels > maxMegapixels) {
     throw new AppError('UNPROCESSABLE', `file: an image in the PDF has ${megapixels.toFixed(1)} megapixels; the limit is ${maxMegapixels}`);
   }
