@@ -7,6 +7,7 @@
 CREATE FUNCTION audit_row_summary(row_data jsonb, table_name text) RETURNS jsonb
 LANGUAGE sql IMMUTABLE SET search_path = public, pg_temp AS $$
   SELECT jsonb_object_agg(key, CASE
+    WHEN jsonb_typeof(value) = 'object' AND value ? 'omitted' AND value ? 'md5' THEN value
     WHEN (table_name = 'document_analyses' AND key IN ('result', 'text_content') AND jsonb_typeof(value) <> 'null')
       OR octet_length(value::text) > 131072
     THEN jsonb_build_object('omitted', 'too large for the audit trail', 'bytes', octet_length(value::text), 'md5', md5(value::text))
@@ -45,5 +46,5 @@ END $$;
 ALTER TABLE "audit_events" DISABLE TRIGGER "audit_events_append_only";
 UPDATE "audit_events"
    SET "before" = audit_row_summary("before", "resource_type"), "after" = audit_row_summary("after", "resource_type")
- WHERE "resource_type" = 'document_analyses' OR pg_column_size("before") > 131072 OR pg_column_size("after") > 131072;
+ WHERE "resource_type" = 'document_analyses' OR octet_length("before"::text) > 131072 OR octet_length("after"::text) > 131072;
 ALTER TABLE "audit_events" ENABLE TRIGGER "audit_events_append_only";
