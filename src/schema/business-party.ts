@@ -17,6 +17,17 @@ const PartyKindEnum = builder.enumType(PartyKind, { name: 'PartyKind' });
 const PartyRoleEnum = builder.enumType(PartyRole, { name: 'PartyRole' });
 const ENTERED_FIRST = [{ createdAt: 'asc' as const }, { id: 'asc' as const }];
 
+// Caps on what a case holds, enforced on write (400 naming the cap) and used
+// as the list sizes the operation cost analysis charges (docs/api-limits.md),
+// so that the charge of a read is its real bound. Reads never return more,
+// even of rows written before the caps.
+/** Parties of one business case. */
+export const MAX_PARTIES_PER_CASE = 50;
+/** Shares one party holds in company parties of its case (`owns`). */
+export const MAX_HOLDINGS_PER_PARTY = 20;
+/** Holders of one company party's shares (`owners`). */
+export const MAX_OWNERS_PER_COMPANY = 20;
+
 export const PartyHolding = builder.prismaObject('PartyHolding', {
   description: 'A share one party holds: of a company party, or of the case\'s business when `ownedId` is null.',
   fields: (t) => ({
@@ -52,13 +63,17 @@ export const BusinessParty = builder.prismaObject('BusinessParty', {
     }),
     owns: t.field({
       type: [PartyHolding],
-      extensions: listOfAtMost(10),
-      description: 'Shares this party holds in company parties of the case.',
+      extensions: listOfAtMost(MAX_HOLDINGS_PER_PARTY),
+      description: `Shares this party holds in company parties of the case (at most ${MAX_HOLDINGS_PER_PARTY}).`,
       select: (_args, _context, nestedSelection) => ({ holdings: nestedSelection({ select: { ownedId: true } }) }),
       // The nested selection holds what the client asked of each holding (plus ownedId); the types only know ownedId.
-      resolve: (party) => party.holdings.filter((h) => h.ownedId !== null) as never,
+      resolve: (party) => party.holdings.filter((h) => h.ownedId !== null).slice(0, MAX_HOLDINGS_PER_PARTY) as never,
     }),
-    owners: t.relation('owners', { description: 'Holders of this company party\'s shares.', extensions: listOfAtMost(10) }),
+    owners: t.relation('owners', {
+      description: `Holders of this company party's shares (at most ${MAX_OWNERS_PER_COMPANY}).`,
+      extensions: listOfAtMost(MAX_OWNERS_PER_COMPANY),
+      query: { take: MAX_OWNERS_PER_COMPANY },
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -72,7 +87,11 @@ const requireParty = (db: TenantDatabase, businessCaseId: string, id: string) =>
   );
 
 builder.prismaObjectField(BusinessCase, 'parties', (t) =>
-  t.relation('parties', { description: 'Parties in the order entered.', extensions: listOfAtMost(25), query: () => ({ orderBy: ENTERED_FIRST }) }),
+  t.relation('parties', {
+    description: `Parties in the order entered (at most ${MAX_PARTIES_PER_CASE}).`,
+    extensions: listOfAtMost(MAX_PARTIES_PER_CASE),
+    query: () => ({ orderBy: ENTERED_FIRST, take: MAX_PARTIES_PER_CASE }),
+  }),
 );
 
 // ----- ownership view -----
@@ -251,7 +270,7 @@ const PartyFieldRules = z.object({
   ownershipPercentage: kyb.percentage.nullish(),
   owns: z
     .array(z.object({ partyId: rules.uuid, percentage: kyb.percentage }))
-    .max(50, 'must have at most 50 holdings')
+    .max(MAX_HOLDINGS_PER_PARTY, `must have at most ${MAX_HOLDINGS_PER_PARTY} holdings (the most one party can hold)`)
     .refine((owns) => new Set(owns.map((o) => o.partyId)).size === owns.length, { message: 'must name each company once' })
     .nullish(),
 });
@@ -296,12 +315,21 @@ function checkKindFields(kind: PartyKind, input: PartyChanges) {
   if (misplaced.length) throw invalidInput(misplaced.map((field) => `${field}: is only for ${kind === 'COMPANY' ? 'individuals' : 'companies'}`).join('; '));
 }
 
+/** Whether a create or update says anything about the party's holdings. */
+const changesHoldings = (input: PartyChanges | undefined) => !!input && (input.ownershipPercentage !== undefined || input.owns !== undefined);
+
+/** What a create or update costs beyond the write: reading the case's structure when its holdings change (cost analysis). */
+const holdingsCheckCost = costs((args) => (changesHoldings(args.input as PartyChanges | undefined) ? OWNERSHIP : 0));
+
 /**
- * The party's holdings after the change, checked with the whole structure
- * (companies of this case, no cycles, at most 100% per entity) before
- * anything is written.
+ * The party's holdings after the change (null: unchanged), checked with the
+ * whole structure (companies of this case, no cycles, at most 100% per
+ * entity, the owners cap) before anything is written. Only a change of
+ * holdings can make the structure impossible, so only such a change reads
+ * it: a rename reads nothing more, and the structure is bounded by the caps.
  */
-async function nextHoldings(db: TenantDatabase, businessCaseId: string, party: OwnershipParty, input: PartyChanges, isNew: boolean) {
+async function nextHoldings(db: TenantDatabase, businessCaseId: string, party: OwnershipParty, input: PartyChanges): Promise<Holding[] | null> {
+  if (!changesHoldings(input)) return null;
   const { parties, holdings } = await loadStructure(db, businessCaseId);
   const others = parties.filter((p) => p.id !== party.id);
   const current = holdings.filter((h) => h.ownerId === party.id);
@@ -314,24 +342,41 @@ async function nextHoldings(db: TenantDatabase, businessCaseId: string, party: O
     ...(direct != null ? [{ ownerId: party.id, ownedId: null, percentage: direct }] : []),
     ...owns.map((o) => ({ ownerId: party.id, ownedId: o.partyId, percentage: o.percentage })),
   ];
-  // Holdings of others in this party stay; a party becoming an individual cannot keep owners.
-  assertPossibleStructure([...others, party], [...holdings.filter((h) => h.ownerId !== party.id), ...mine]);
-  return { mine, changed: isNew || input.ownershipPercentage !== undefined || input.owns !== undefined };
+  // Holdings of others in this party stay.
+  const after = [...holdings.filter((h) => h.ownerId !== party.id), ...mine];
+  owns.forEach((holding, index) => {
+    const owners = after.filter((h) => h.ownedId === holding.partyId).length;
+    if (owners > MAX_OWNERS_PER_COMPANY) {
+      throw invalidInput(`owns.${index}.partyId: a company party has at most ${MAX_OWNERS_PER_COMPANY} owners; ${holding.partyId} would have ${owners}`);
+    }
+  });
+  assertPossibleStructure([...others, party], after);
+  return mine;
+}
+
+/** Refuses a new party past the cap of its case. */
+async function assertRoomForParty(db: TenantDatabase, businessCaseId: string) {
+  const parties = await db.businessParty.count({ where: { businessCaseId } });
+  if (parties >= MAX_PARTIES_PER_CASE) {
+    throw invalidInput(`businessCaseId: a business case has at most ${MAX_PARTIES_PER_CASE} parties; this one has ${parties}`);
+  }
 }
 
 builder.mutationFields((t) => ({
   createBusinessParty: t.prismaField({
     type: BusinessParty,
-    description: 'Adds a person or company to a business case, with its holdings.',
+    description: `Adds a person or company to a business case, with its holdings (at most ${MAX_PARTIES_PER_CASE} parties per case).`,
     authScopes: { permission: 'business_cases:write' },
+    extensions: holdingsCheckCost,
     args: { businessCaseId: t.arg.id({ required: true }), input: t.arg({ type: CreateBusinessPartyInput, required: true }) },
     resolve: async (query, _root, { businessCaseId, input }, { db, apiKey }) => {
       await requireBusinessCase(db, businessCaseId);
       checkKindFields(input.kind, input);
+      await assertRoomForParty(db, businessCaseId);
       if (input.consumerCaseId) await requireConsumerCase(db, input.consumerCaseId);
       const roles = [...new Set(input.roles)];
       // Nothing can own a party not yet written, so a placeholder id checks the structure.
-      const { mine } = await nextHoldings(db, businessCaseId, { id: 'new', name: input.name, kind: input.kind, roles }, input, true);
+      const mine = (await nextHoldings(db, businessCaseId, { id: 'new', name: input.name, kind: input.kind, roles }, input)) ?? [];
       const { ownershipPercentage: _direct, owns: _owns, ...fields } = input;
       // One statement: the party and its holdings are written together or not at all.
       return db.businessParty.create({
@@ -347,6 +392,7 @@ builder.mutationFields((t) => ({
     type: BusinessParty,
     description: 'Changes any subset of fields; `owns` replaces the party\'s holdings in companies.',
     authScopes: { permission: 'business_cases:write' },
+    extensions: holdingsCheckCost,
     args: { businessCaseId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), input: t.arg({ type: UpdateBusinessPartyInput, required: true }) },
     resolve: async (query, _root, { businessCaseId, id, input }, { db, apiKey }) => {
       await requireBusinessCase(db, businessCaseId);
@@ -355,14 +401,14 @@ builder.mutationFields((t) => ({
       if (input.consumerCaseId) await requireConsumerCase(db, input.consumerCaseId);
       const roles = input.roles ? [...new Set(input.roles)] : party.roles;
       const name = input.name ?? party.name;
-      const { mine, changed } = await nextHoldings(db, businessCaseId, { id, name, kind: party.kind, roles }, input, false);
+      const mine = await nextHoldings(db, businessCaseId, { id, name, kind: party.kind, roles }, input);
       const { ownershipPercentage: _direct, owns: _owns, name: _name, roles: _roles, ...fields } = input;
       return db.businessParty.update({
         ...query,
         where: { id },
         data: {
           ...fields, name, roles,
-          ...(changed
+          ...(mine
             ? { holdings: { deleteMany: {}, create: mine.map((h) => ({ ownedId: h.ownedId, percentage: h.percentage, businessCaseId, organizationId: apiKey.organizationId })) } }
             : {}),
         },

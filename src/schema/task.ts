@@ -4,7 +4,7 @@ import { builder } from '../builder.ts';
 import type { TenantDatabase } from '../db/tenant.ts';
 import { textSearch } from '../db/text-search.ts';
 import * as rules from '../domain/validation.ts';
-import { notFound } from '../errors.ts';
+import { invalidInput, notFound } from '../errors.ts';
 import { TaskPriority, TaskStatus } from '../generated/prisma/enums.ts';
 import { BusinessCase, requireBusinessCase } from './business-case.ts';
 import { ConsumerCase, requireConsumerCase } from './consumer-case.ts';
@@ -14,6 +14,9 @@ import { listOf, NEWEST_FIRST, pageArgs, pageOf } from './pagination.ts';
 
 export const TaskPriorityEnum = builder.enumType(TaskPriority, { name: 'TaskPriority' });
 export const TaskStatusEnum = builder.enumType(TaskStatus, { name: 'TaskStatus' });
+
+/** Team members assigned to one task: enforced on assignment (400) and the list size the cost analysis charges. */
+export const MAX_ASSIGNEES_PER_TASK = 10;
 
 builder.prismaObject('TaskAssignee', {
   description: 'A team member assigned to a task.',
@@ -37,7 +40,12 @@ export const Task = builder.prismaObject('Task', {
     consumerCaseId: t.exposeID('consumerCaseId', { nullable: true }),
     businessCase: t.relation('businessCase', { type: BusinessCase, nullable: true, authScopes: { permission: 'business_cases:read' } }),
     consumerCase: t.relation('consumerCase', { type: ConsumerCase, nullable: true, authScopes: { permission: 'consumer_cases:read' } }),
-    assignees: t.relation('assignees', { extensions: listOfAtMost(10), query: { orderBy: [{ assignedAt: 'asc' }, { userId: 'asc' }] } }),
+    assignees: t.relation('assignees', {
+      description: `At most ${MAX_ASSIGNEES_PER_TASK}, earliest assigned first.`,
+      extensions: listOfAtMost(MAX_ASSIGNEES_PER_TASK),
+      // Never more than the cost analysis charges, even for rows written before the cap.
+      query: { orderBy: [{ assignedAt: 'asc' }, { userId: 'asc' }], take: MAX_ASSIGNEES_PER_TASK },
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -189,7 +197,7 @@ builder.mutationFields((t) => ({
   }),
   addTaskAssignee: t.prismaField({
     type: Task,
-    description: 'Assigns a team member; assigning someone already assigned changes nothing.',
+    description: `Assigns a team member (at most ${MAX_ASSIGNEES_PER_TASK} per task); assigning someone already assigned changes nothing.`,
     authScopes: { permission: 'tasks:write' },
     args: {
       taskId: t.arg.id({ required: true }),
@@ -197,6 +205,13 @@ builder.mutationFields((t) => ({
     },
     resolve: async (query, _root, { taskId, userId }, { db, apiKey }) => {
       await requireTask(db, taskId);
+      const [assigned, already] = await Promise.all([
+        db.taskAssignee.count({ where: { taskId } }),
+        db.taskAssignee.findUnique({ where: { taskId_userId: { taskId, userId } }, select: { userId: true } }),
+      ]);
+      if (!already && assigned >= MAX_ASSIGNEES_PER_TASK) {
+        throw invalidInput(`taskId: a task has at most ${MAX_ASSIGNEES_PER_TASK} assignees; this one has ${assigned}`);
+      }
       await db.taskAssignee.upsert({
         where: { taskId_userId: { taskId, userId } },
         create: { taskId, userId, organizationId: apiKey.organizationId },
