@@ -43,6 +43,8 @@ const EnvSchema = z.object({
    * Jobs, migrations and watchlist loads are not bound by it.
    */
   REQUEST_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+  /** Request connections one organization may hold at once (default: half of DATABASE_POOL_SIZE); past it its requests wait, then 503 with Retry-After. */
+  REQUEST_CONNECTIONS_PER_ORGANIZATION: z.coerce.number().int().min(1).max(200).optional(),
   /** Longest a request's statement waits for a lock (PostgreSQL's lock_timeout); past it 503 with Retry-After. */
   REQUEST_LOCK_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   /** Failed authentications (wrong, revoked or expired keys) one client address may make in a burst, per instance; past them 429 without a database lookup. */

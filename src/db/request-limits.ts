@@ -17,13 +17,18 @@ export interface RequestDatabaseLimits {
   idleInTransactionMs: number;
   /** The client's own limit, for when PostgreSQL does not answer at all; later than its statement_timeout, whose clean cancel comes first. */
   queryTimeoutMs: number;
+  /** Request connections one organization may hold at once (the rest of the pool stays for the others). */
+  connectionsPerOrganization: number;
 }
 
 const CLIENT_MARGIN_MS = 2_000;
 const IDLE_IN_TRANSACTION_MS = 60_000;
 
 export function requestDatabaseLimits(
-  config: Pick<Config, 'REQUEST_CONNECTION_WAIT_MS' | 'REQUEST_STATEMENT_TIMEOUT_MS' | 'REQUEST_LOCK_TIMEOUT_MS'>,
+  config: Pick<
+    Config,
+    'REQUEST_CONNECTION_WAIT_MS' | 'REQUEST_STATEMENT_TIMEOUT_MS' | 'REQUEST_LOCK_TIMEOUT_MS' | 'DATABASE_POOL_SIZE' | 'REQUEST_CONNECTIONS_PER_ORGANIZATION'
+  >,
 ): RequestDatabaseLimits {
   return {
     connectionWaitMs: config.REQUEST_CONNECTION_WAIT_MS,
@@ -31,5 +36,7 @@ export function requestDatabaseLimits(
     lockTimeoutMs: config.REQUEST_LOCK_TIMEOUT_MS,
     idleInTransactionMs: IDLE_IN_TRANSACTION_MS,
     queryTimeoutMs: config.REQUEST_STATEMENT_TIMEOUT_MS + CLIENT_MARGIN_MS,
+    // By default half the pool: two organizations at their cap still leave room for a third.
+    connectionsPerOrganization: config.REQUEST_CONNECTIONS_PER_ORGANIZATION ?? Math.max(1, Math.floor(config.DATABASE_POOL_SIZE / 2)),
   };
 }

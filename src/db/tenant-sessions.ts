@@ -6,6 +6,7 @@ import { requestScope } from '../http/request-scope.ts';
 import type { CounterTakes } from '../auth/rate-limit-leases.ts';
 import { statementNames } from './client.ts';
 import { ConnectionPool } from './connection-pool.ts';
+import { OrganizationSlots } from './organization-slots.ts';
 import type { RequestDatabaseLimits } from './request-limits.ts';
 
 /** What opening a session checks: the presented key's hash, and what the request counts and records. */
@@ -45,6 +46,13 @@ interface ConnectionState {
   /** The connection as its Prisma transactions see it (transactionView). */
   view: pg.PoolClient;
   transaction?: ConnectionTransaction;
+}
+
+/** A connection authenticated for a request, not yet a session. */
+interface Authenticated {
+  client: pg.PoolClient;
+  state: ConnectionState;
+  key: SessionKeyRow;
 }
 
 /** A Prisma transaction bound to one connection, reused by the requests it serves in turn. */
@@ -104,9 +112,12 @@ export class TenantSessions {
   readonly #checkout: () => Promise<pg.PoolClient>;
   /** Connections already switched to the tenant role (read-only by default), with what they keep. */
   readonly #connections = new WeakMap<pg.PoolClient, ConnectionState>();
+  /** Each organization's share of the pool; none without limits. */
+  readonly #slots?: OrganizationSlots;
 
   /** `limits`: how long requests wait for a connection and for their statements (src/db/request-limits.ts); without, 10 s and none. */
   constructor(connectionString: string, size: number, logger: Logger, limits?: RequestDatabaseLimits) {
+    if (limits && limits.connectionsPerOrganization < size) this.#slots = new OrganizationSlots(limits.connectionsPerOrganization, limits.connectionWaitMs);
     this.#pool = new ConnectionPool({
       connectionString,
       max: size,
@@ -139,9 +150,53 @@ export class TenantSessions {
   /**
    * Authenticates on a connection of the pool. With a usable key the
    * connection becomes a session (the caller releases it); without, it goes
-   * back to the pool and the answer is null.
+   * back to the pool and the answer is null. An organization holds at most
+   * its share of the pool (limits.connectionsPerOrganization): past it, the
+   * connection goes back at once, the request waits for one of its
+   * organization's sessions to end (or answers 503 naming the cap) and then
+   * authenticates again, counting nothing more.
    */
   async open(request: SessionRequest): Promise<{ key: SessionKeyRow; session: TenantSession } | null> {
+    const first = await this.#authenticate(request);
+    if (!first) return null;
+    const slots = this.#slots;
+    const organizationId = first.key.key_organization_id;
+    if (!slots) return this.#session(first);
+    if (slots.tryTake(organizationId)) return this.#session(first, () => slots.give(organizationId));
+    first.client.release();
+    await slots.take(organizationId);
+    try {
+      const again = await this.#authenticate({ ...request, count: undefined });
+      if (!again) {
+        slots.give(organizationId);
+        return null;
+      }
+      // The first answer holds what the request counted.
+      return this.#session({ ...again, key: first.key }, () => slots.give(organizationId));
+    } catch (error) {
+      slots.give(organizationId);
+      throw error;
+    }
+  }
+
+  /** A session over an authenticated connection; `ended` runs once, when it is released. */
+  #session({ client, state, key }: Authenticated, ended?: () => void): { key: SessionKeyRow; session: TenantSession } {
+    let released = false;
+    const session: TenantSession = {
+      transactionView: state.view,
+      transaction: () => this.#transactionOf(client, state),
+      release: () => {
+        if (released) return;
+        released = true;
+        client.release();
+        ended?.();
+      },
+    };
+    return { key, session };
+  }
+
+  /** Checks the key on a connection of the pool: the connection and the key, or null (connection given back) when the key is not usable. */
+  async #authenticate(request: SessionRequest): Promise<Authenticated | null> {
     const client = await this.#checkout();
     try {
       const literal = (value: string) => client.escapeLiteral(value);
@@ -169,17 +224,7 @@ export class TenantSessions {
         client.release();
         return null;
       }
-      let released = false;
-      const session: TenantSession = {
-        transactionView: state.view,
-        transaction: () => this.#transactionOf(client, state),
-        release: () => {
-          if (released) return;
-          released = true;
-          client.release();
-        },
-      };
-      return { key, session };
+      return { client, state, key };
     } catch (error) {
       // A connection in an unknown state is not reused.
       client.release(error as Error);

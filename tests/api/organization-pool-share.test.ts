@@ -1,0 +1,80 @@
+// One organization's slow reads cannot take the whole request pool: each
+// organization holds at most REQUEST_CONNECTIONS_PER_ORGANIZATION (default
+// half of DATABASE_POOL_SIZE), so another organization keeps being served,
+// and the slow organization's requests past its share answer 503 with
+// Retry-After naming the cap. Runs on a PostgreSQL of its own, which it locks.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
+import type { RunningService } from '../../src/service.ts';
+import { restClient } from '../helpers/http.ts';
+import { freePort } from '../helpers/ports.ts';
+import { createOrganization, startTestService, type TestOrganization } from '../helpers/service.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+const POOL_SIZE = 4;
+const SHARE = POOL_SIZE / 2;
+
+let dataDir: string;
+let database: { url: string; stop: () => Promise<void> };
+let service: RunningService;
+let slow: TestOrganization;
+let other: TestOrganization;
+let locker: pg.Client;
+let watcher: pg.Client;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'pool-share-pg-'));
+  database = await startEmbeddedPostgres({ dataDir, port: await freePort(), ephemeral: true });
+  service = await startTestService({
+    databaseUrl: database.url,
+    env: { DATABASE_POOL_SIZE: String(POOL_SIZE), REQUEST_CONNECTION_WAIT_MS: '1500', REQUEST_STATEMENT_TIMEOUT_MS: '15000', REQUEST_LOCK_TIMEOUT_MS: '15000' },
+  });
+  slow = await createOrganization(service.db, undefined, 'pool-share-slow');
+  other = await createOrganization(service.db, undefined, 'pool-share-other');
+  locker = new pg.Client({ connectionString: database.url });
+  watcher = new pg.Client({ connectionString: database.url });
+  await Promise.all([locker.connect(), watcher.connect()]);
+}, 120_000);
+afterAll(async () => {
+  await Promise.all([locker?.end(), watcher?.end()].map((ending) => ending?.catch(() => {})));
+  await service?.stop().catch(() => {});
+  await database?.stop().catch(() => {});
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const waitingForLocks = async () =>
+  (await watcher.query<{ count: number }>("SELECT count(*)::int AS count FROM pg_stat_activity WHERE wait_event_type = 'Lock'")).rows[0]!.count;
+
+describe('each organization\'s share of the request pool', () => {
+  it('keeps serving another organization while one organization\'s reads hang, and answers the hanging one 503 past its share', async () => {
+    const slowRest = restClient(service.url, slow.key);
+    const otherRest = restClient(service.url, other.key);
+    // The slow organization's reads of tasks hang on a lock (as slow reads would hold their connections).
+    await locker.query('BEGIN');
+    await locker.query('LOCK TABLE tasks IN ACCESS EXCLUSIVE MODE');
+    let hanging: Array<Promise<{ status: number }>> = [];
+    try {
+      hanging = Array.from({ length: POOL_SIZE }, () => slowRest('GET', '/v1/tasks'));
+      await waitFor(async () => (await waitingForLocks()) >= SHARE, `${SHARE} reads waiting for the lock`, 10_000, 50);
+
+      // Another organization is served at once, from the rest of the pool.
+      const served = await otherRest('GET', '/v1/consumer-cases');
+      expect(served.status).toBe(200);
+
+      // Past its share the slow organization waits for its own, then gets a 503 naming the cap; only its share holds connections.
+      const refused = await slowRest('GET', '/v1/consumer-cases');
+      expect(refused.status).toBe(503);
+      expect(refused.body).toEqual({ statusCode: 503, error: 'Service Unavailable', message: expect.stringContaining('REQUEST_CONNECTIONS_PER_ORGANIZATION') });
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await waitingForLocks()).toBe(SHARE);
+    } finally {
+      await locker.query('COMMIT');
+    }
+    // Whatever the hanging reads were given: an answer once the lock went, or 503 past their wait; never a 500.
+    for (const answer of await Promise.all(hanging)) expect([200, 503]).toContain(answer.status);
+  }, 60_000);
+});
