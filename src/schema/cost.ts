@@ -31,8 +31,11 @@ export const OUTSIDE_CALL = 100;
 export const LONG_TEXT = 20;
 /** Rendering Markdown to sanitized HTML (milliseconds of CPU for a long note; about 4 times the bytes of the text). */
 export const HTML_RENDERING = 50;
-/** A document analysis's blocks (JSON, every word with its geometry): up to megabytes for a many-page document. */
-export const ANALYSIS_OUTPUT = 500;
+/**
+ * A document analysis's blocks (JSON, every word with its geometry): up to about 13 MB at the output
+ * limits (ANALYSIS_MAX_WORDS), so that at most four fit the cost limit, within the 64 MB answer limit.
+ */
+export const ANALYSIS_OUTPUT = 2000;
 
 /** Extensions of a field that does `work` each time it runs. */
 export const costs = (work: CostExtensions['cost']): CostExtensions => ({ cost: work });

@@ -64,4 +64,16 @@ describe('reading an analysis', () => {
     const withBlocks = await selectsOn('document_analyses', () => gql('query ($id: ID!) { documentAnalysis(jobId: $id) { blocks } }', { id }));
     expect(withBlocks.some((text) => /"result"/.test(text))).toBe(true);
   }, 60_000);
+
+  it('charges blocks as the megabytes they can be: four fit the cost limit, five are refused before anything runs', async () => {
+    const { id } = await service.db.documentAnalysis.findFirstOrThrow({ where: { organizationId: org.id, status: 'SUCCEEDED' } });
+    const aliased = (count: number) => `query ($id: ID!) { ${Array.from({ length: count }, (_, i) => `a${i}: documentAnalysis(jobId: $id) { blocks }`).join(' ')} }`;
+    const gql = graphqlClient(service.url, org.key);
+    const four = await gql(aliased(4), { id });
+    expect(four.errors).toBeUndefined();
+    expect(four.data.a3.blocks.length).toBeGreaterThan(0);
+    const five = await gql(aliased(5), { id });
+    expect(five.status).toBe(400);
+    expect(five.errors?.[0]?.message).toBe('Query too large: estimated cost 10005 exceeds the limit of 10000 (GRAPHQL_MAX_COST); see docs/api-limits.md');
+  }, 60_000);
 });
