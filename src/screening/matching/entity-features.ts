@@ -27,6 +27,16 @@ export interface FeatureEffects {
  * between different people), while lower scores keep their place.
  */
 const HEADROOM = 0.02;
+/**
+ * A date of birth the list contradicts lowers the score by this factor, not
+ * more: publishers' dates are often approximate or wrong, so an exact name
+ * stays near 0.93 and a near-exact one (0.9) near 0.86, shown to the
+ * reviewer below namesakes whose date agrees.
+ */
+const BIRTH_MISMATCH = 0.95;
+/** How many years apart a date of birth may be and still not count against a name: one, or two when either date is a year only (circa). */
+const YEARS_APART = 1;
+const YEARS_APART_APPROXIMATE = 2;
 
 const normalizedId = (value: string) => value.toUpperCase().replace(/[^A-Z0-9]/g, '');
 
@@ -50,7 +60,7 @@ export function applyFeatures(nameScore: number, subject: FeatureSubject, entity
     effects.birthDate.effect = effect;
     if (effect === 'MATCH') score += (1 - score) * 0.3;
     else if (effect === 'PARTIAL') score += (1 - score) * 0.1;
-    else if (effect === 'MISMATCH') score *= 0.8;
+    else if (effect === 'MISMATCH') score *= BIRTH_MISMATCH;
   }
   if (subject.countries?.length && effects.country.listed.length) {
     const shared = subject.countries.some((c) => effects.country.listed.includes(c.toUpperCase()));
@@ -66,10 +76,23 @@ export function applyFeatures(nameScore: number, subject: FeatureSubject, entity
   return { score, effects };
 }
 
-/** Same day (or the listed date at the listed precision): MATCH; same year: PARTIAL; a year apart: not held against; else MISMATCH. */
+const EFFECT_ORDER: Effect[] = ['MATCH', 'PARTIAL', 'NOT_COMPARED', 'MISMATCH'];
+
+/** The subject's date against each listed date (publishers give several), the closest agreement counting. */
 function birthDateEffect(subject: string, listed: string[]): Effect {
-  if (listed.some((date) => subject.startsWith(date) || date.startsWith(subject))) return listed.some((d) => d.length >= 7 && subject.startsWith(d)) ? 'MATCH' : 'PARTIAL';
-  const year = Number(subject.slice(0, 4));
-  if (listed.some((date) => Math.abs(Number(date.slice(0, 4)) - year) <= 1)) return 'NOT_COMPARED';
-  return 'MISMATCH';
+  return listed.map((date) => dateEffect(subject, date)).sort((a, b) => EFFECT_ORDER.indexOf(a) - EFFECT_ORDER.indexOf(b))[0] ?? 'NOT_COMPARED';
+}
+
+/**
+ * MATCH: the same day, or month, at the listed precision. PARTIAL: the
+ * same year where one date is a year only, or day and month swapped
+ * (1960-04-02 / 1960-02-04). NOT_COMPARED: close enough for an approximate
+ * date (a year apart, two for a year-only date). MISMATCH otherwise.
+ */
+function dateEffect(subject: string, date: string): Effect {
+  if (subject.startsWith(date)) return date.length >= 7 ? 'MATCH' : 'PARTIAL';
+  if (date.startsWith(subject)) return 'PARTIAL';
+  if (subject.length === 10 && date.length === 10 && subject.slice(0, 4) === date.slice(0, 4) && subject.slice(5, 7) === date.slice(8, 10) && subject.slice(8, 10) === date.slice(5, 7)) return 'PARTIAL';
+  const apart = Math.abs(Number(subject.slice(0, 4)) - Number(date.slice(0, 4)));
+  return apart <= (subject.length === 4 || date.length === 4 ? YEARS_APART_APPROXIMATE : YEARS_APART) ? 'NOT_COMPARED' : 'MISMATCH';
 }

@@ -1,13 +1,13 @@
 import type { ListedEntity, NameStrength } from '../lists/listed-entity.ts';
 import { applyFeatures, type Effect } from './entity-features.ts';
 import { NameTable, STRENGTHS } from './name-table.ts';
-import { nameTokens, type NameKind } from './normalize.ts';
+import { legalForm, type NameKind, type NamePart, nameRenderings } from './normalize.ts';
 import { type QueryPosition, Shortlister } from './shortlist.ts';
 import { type Alignment, alignNames, joinedSimilarity, type Token, tokenSimilarity } from './similarity.ts';
 import { TokenVocabulary } from './token-vocabulary.ts';
 
 /** Changes whenever scoring changes, so that stored hits say how they were scored. */
-export const ALGORITHM_VERSION = 'names-2.0';
+export const ALGORITHM_VERSION = 'names-3.0';
 
 /** The score from which a hit is reported; the benchmark measures recall and false positives at it. */
 export const DEFAULT_THRESHOLD = 0.8;
@@ -55,6 +55,16 @@ const STRENGTH_FACTOR: Record<NameStrength, number> = { PRIMARY: 1, STRONG: 0.99
 const FEATURE_CUT = 0.6;
 /** Names aligned in full per search: the best by the shortlist's estimate. */
 const SHORTLIST = 24;
+/** The query with words joined or split as the index writes them (Velamarine / Vela-Marine): the listed writing ranks first among equals. */
+const WRITTEN_APART = 0.99;
+/** Shortest halves a query word is split into. */
+const MIN_SPLIT = 3;
+
+interface BestName {
+  name: number;
+  alignment: Alignment;
+  score: number;
+}
 
 const kindOf = (entity: ListedEntity): NameKind => (entity.kind === 'PERSON' ? 'PERSON' : 'ORGANIZATION');
 const round = (value: number) => Math.round(value * 10_000) / 10_000;
@@ -82,13 +92,14 @@ export class NameIndex {
     entries.forEach(({ entity }, entityIndex) => {
       const seen = new Set<string>();
       entity.names.forEach((name, slot) => {
-        const texts = nameTokens(name.full, kindOf(entity));
-        const signature = texts.join(' ');
-        if (!texts.length || seen.has(signature)) return;
-        seen.add(signature);
-        const ids = texts.map((text) => vocabulary.intern(text));
-        vocabulary.countName(ids);
-        table.add(entityIndex, slot, name.strength, ids);
+        for (const parts of nameRenderings(name.full, kindOf(entity))) {
+          const signature = partsSignature(parts);
+          if (!parts.length || seen.has(signature)) continue;
+          seen.add(signature);
+          const ids = parts.map((part) => vocabulary.intern(part.text));
+          vocabulary.countName(ids.filter((_, k) => !parts[k]!.optional));
+          table.add(entityIndex, slot, name.strength, ids, parts.map((part) => part.optional));
+        }
       });
     });
     vocabulary.seal();
@@ -103,37 +114,23 @@ export class NameIndex {
   search(subject: ScreeningSubject, options: { limit?: number; threshold?: number } = {}): ScreeningHit[] {
     const limit = options.limit ?? 10;
     const threshold = options.threshold ?? DEFAULT_THRESHOLD;
-    const texts = nameTokens(subject.name, subject.kind ?? 'OTHER');
-    if (texts.length === 0) return [];
-    const query: QueryPosition[] = texts.map((text) => {
-      const token = this.vocabulary.queryToken(text);
-      return { token, similar: this.vocabulary.similar(token) };
-    });
-    const queryTokens = query.map((p) => p.token);
-    const known = query.map(({ similar }) => new Map(similar.ids.map((id, c) => [id, similar.similarities[c]!])));
-    const computed = new Map<number, number>();
-    const best = new Map<number, { name: number; alignment: Alignment; score: number }>();
     // Date of birth, countries and identifiers can lift a name from FEATURE_CUT of the threshold.
     const brings = Boolean(subject.birthDate || subject.countries?.length || subject.identifiers?.length);
     const nameThreshold = brings ? threshold * FEATURE_CUT : threshold;
-    for (const name of this.shortlister.shortlist(query, SHORTLIST, nameThreshold)) {
-      const ids = this.names.tokenIds.subarray(this.names.tokenStart[name]!, this.names.tokenStart[name + 1]!);
-      const listed: Token[] = Array.from(ids, (id) => this.vocabulary.tokens[id]!);
-      const alignment = alignNames(queryTokens, listed, (i, j) => {
-        const id = ids[j]!;
-        const found = known[i]!.get(id);
-        if (found !== undefined) return found;
-        // Pairs the vocabulary lookup did not reach (initials, distant keys): computed once per search.
-        const cacheKey = id * 32 + Math.min(i, 31);
-        let similarity = computed.get(cacheKey);
-        if (similarity === undefined) computed.set(cacheKey, (similarity = tokenSimilarity(queryTokens[i]!, listed[j]!)));
-        return similarity;
-      });
-      const joined = queryTokens.length !== listed.length ? joinedSimilarity(queryTokens, listed) * 0.97 : 0;
-      const score = Math.max(alignment.score, joined) * STRENGTH_FACTOR[STRENGTHS[this.names.strength[name]!]!];
-      const entity = this.names.entity[name]!;
-      const current = best.get(entity);
-      if (!current || score > current.score) best.set(entity, { name, alignment: { ...alignment, score }, score });
+    const best = new Map<number, BestName>();
+    const kind = subject.kind ?? 'OTHER';
+    const searched = new Set<string>();
+    const searchOnce = (parts: NamePart[] | null, factor: number) => {
+      const signature = parts && partsSignature(parts);
+      if (!parts?.some((p) => !p.optional) || searched.has(signature!)) return null;
+      searched.add(signature!);
+      return this.alignShortlist(parts, factor, nameThreshold, best);
+    };
+    // Each reading of the name (金正恩 is read as Chinese and as Korean), then its words joined or split as the index writes them.
+    for (const parts of nameRenderings(subject.name, kind)) {
+      const positions = searchOnce(parts, 1);
+      searchOnce(this.joined(parts), WRITTEN_APART);
+      if (positions) searchOnce(this.split(parts, kind, positions), WRITTEN_APART);
     }
     const hits: ScreeningHit[] = [];
     for (const [entityIndex, { name, alignment, score: nameScore }] of best) {
@@ -153,4 +150,87 @@ export class NameIndex {
     }
     return hits.sort((a, b) => b.score - a.score || a.primaryName.localeCompare(b.primaryName)).slice(0, limit);
   }
+
+  /** Neighbouring words the index carries as one (Vela Marine → velamarine, Jong Un → jongun); null when none. */
+  private joined(parts: NamePart[]): NamePart[] | null {
+    const out: NamePart[] = [];
+    let changed = false;
+    for (let k = 0; k < parts.length; k++) {
+      const [a, b] = [parts[k]!, parts[k + 1]];
+      if (b && !a.optional && !b.optional && a.text.length > 1 && b.text.length > 1 && this.vocabulary.idOf(a.text + b.text) !== undefined) {
+        out.push({ text: a.text + b.text, optional: false });
+        changed = true;
+        k++;
+      } else out.push(a);
+    }
+    return changed ? out : null;
+  }
+
+  /**
+   * Words no listed word resembles, made of two the index carries
+   * (Velamarine → vela marine, Shippingcompany → shipping co) or with an
+   * article run onto one (alZeydi); null when none.
+   */
+  private split(parts: NamePart[], kind: NameKind, positions: QueryPosition[]): NamePart[] | null {
+    const out: NamePart[] = [];
+    let changed = false;
+    for (const [k, part] of parts.entries()) {
+      const pieces = part.optional || positions[k]!.similar.ids.length ? null : this.pieces(part.text, kind);
+      if (pieces) changed = true;
+      out.push(...(pieces ?? [part]));
+    }
+    return changed ? out : null;
+  }
+
+  private pieces(text: string, kind: NameKind): NamePart[] | null {
+    const listed = (word: string): NamePart | null => (word.length >= MIN_SPLIT && this.vocabulary.idOf(word) !== undefined ? { text: word, optional: false } : null);
+    const piece = (word: string): NamePart | null => {
+      const form = kind === 'PERSON' ? undefined : legalForm(word);
+      return form ? { text: form, optional: true } : listed(word);
+    };
+    // Al-Zeydi written alzeydi, Jihad-al-Din written jihadal din.
+    const article = (/^[ae]l/.test(text) && listed(text.slice(2))) || (/al$/.test(text) && text.length >= 7 && listed(text.slice(0, -2)));
+    if (article) return [article];
+    for (let at = MIN_SPLIT; at <= text.length - MIN_SPLIT; at++) {
+      const [left, right] = [piece(text.slice(0, at)), piece(text.slice(at))];
+      // Two short pieces are mostly chance (Jensen: jen sen), and costly to search.
+      if (left && right && Math.max(left.text.length, right.text.length) > MIN_SPLIT) return [left, right];
+    }
+    return null;
+  }
+
+  /** Shortlists the names resembling one reading of the query, aligns them in full, and keeps each entity's best name in `best`; returns the query's words with the listed words resembling each. */
+  private alignShortlist(parts: NamePart[], factor: number, nameThreshold: number, best: Map<number, BestName>): QueryPosition[] {
+    const query: QueryPosition[] = parts.map(({ text, optional }) => {
+      const token = this.vocabulary.queryToken(text, optional);
+      return { token, similar: this.vocabulary.similar(token) };
+    });
+    const queryTokens = query.map((p) => p.token);
+    const known = query.map(({ similar }) => new Map(similar.ids.map((id, c) => [id, similar.similarities[c]!])));
+    const computed = new Map<number, number>();
+    // Optional words of the query go to the shortlist too: a title may be a listed surname (AL-SHAYKH Muhammad).
+    for (const name of this.shortlister.shortlist(query, SHORTLIST, nameThreshold / factor)) {
+      const start = this.names.tokenStart[name]!;
+      const ids = this.names.tokenIds.subarray(start, this.names.tokenStart[name + 1]!);
+      const listed: Token[] = Array.from(ids, (id, k) => (this.names.tokenOptional[start + k] ? this.vocabulary.optional(id) : this.vocabulary.tokens[id]!));
+      const alignment = alignNames(queryTokens, listed, (i, j) => {
+        const id = ids[j]!;
+        const found = known[i]!.get(id);
+        if (found !== undefined) return found;
+        // Pairs the vocabulary lookup did not reach (initials, distant keys, optional words): computed once per search.
+        const cacheKey = id * 32 + Math.min(i, 31);
+        let similarity = computed.get(cacheKey);
+        if (similarity === undefined) computed.set(cacheKey, (similarity = tokenSimilarity(queryTokens[i]!, listed[j]!)));
+        return similarity;
+      }, { organization: this.entries[this.names.entity[name]!]!.entity.kind !== 'PERSON' });
+      const joined = queryTokens.length !== listed.length ? joinedSimilarity(queryTokens, listed) * 0.97 : 0;
+      const score = Math.max(alignment.score, joined) * factor * STRENGTH_FACTOR[STRENGTHS[this.names.strength[name]!]!];
+      const entity = this.names.entity[name]!;
+      const current = best.get(entity);
+      if (!current || score > current.score) best.set(entity, { name, alignment: { ...alignment, score }, score });
+    }
+    return query;
+  }
 }
+
+const partsSignature = (parts: NamePart[]) => parts.map((p) => (p.optional ? `?${p.text}` : p.text)).join(' ');

@@ -20,7 +20,9 @@ export class NameTable {
     /** Tokens of name n: tokenIds[tokenStart[n] .. tokenStart[n + 1]). */
     readonly tokenStart: Int32Array,
     readonly tokenIds: Int32Array,
-    /** Sum of the name's token weights. */
+    /** 1 where the token is an optional part of its name (a title, a legal form). */
+    readonly tokenOptional: Uint8Array,
+    /** Sum of the name's required token weights. */
     readonly weight: Float32Array,
     /** Names carrying token t: postings[postingStart[t] .. postingStart[t + 1]). */
     readonly postingStart: Int32Array,
@@ -33,12 +35,16 @@ export class NameTable {
     const strength: number[] = [];
     const tokenStart: number[] = [0];
     const tokenIds: number[] = [];
+    const tokenOptional: number[] = [];
     return {
-      add(entityIndex: number, nameSlot: number, nameStrength: NameStrength, ids: number[]) {
+      add(entityIndex: number, nameSlot: number, nameStrength: NameStrength, ids: number[], optional: boolean[]) {
         entity.push(entityIndex);
         slot.push(nameSlot);
         strength.push(STRENGTHS.indexOf(nameStrength));
-        for (const id of ids) tokenIds.push(id);
+        ids.forEach((id, k) => {
+          tokenIds.push(id);
+          tokenOptional.push(Number(optional[k]));
+        });
         tokenStart.push(tokenIds.length);
       },
       /** Call once the vocabulary is sealed (weights known). */
@@ -47,22 +53,25 @@ export class NameTable {
         const tokens = vocabulary.tokens;
         const starts = Int32Array.from(tokenStart);
         const ids = Int32Array.from(tokenIds);
+        const optional = Uint8Array.from(tokenOptional);
         const weight = new Float32Array(count);
         const postingStart = new Int32Array(tokens.length + 1);
+        // Optional tokens are neither weighed nor posted: a search finds names by their required tokens.
+        const posted = (n: number, k: number) => !optional[k] && !repeats(ids, optional, starts[n]!, k);
         for (let n = 0; n < count; n++) {
           for (let k = starts[n]!; k < starts[n + 1]!; k++) {
-            weight[n]! += tokens[ids[k]!]!.weight;
+            if (!optional[k]) weight[n]! += tokens[ids[k]!]!.weight;
             // A token twice in one name is posted once.
-            if (!repeats(ids, starts[n]!, k)) postingStart[ids[k]! + 1]!++;
+            if (posted(n, k)) postingStart[ids[k]! + 1]!++;
           }
         }
         for (let t = 0; t < tokens.length; t++) postingStart[t + 1]! += postingStart[t]!;
         const postings = new Int32Array(postingStart[tokens.length]!);
         const fill = postingStart.slice(0, tokens.length);
         for (let n = 0; n < count; n++) {
-          for (let k = starts[n]!; k < starts[n + 1]!; k++) if (!repeats(ids, starts[n]!, k)) postings[fill[ids[k]!]!++] = n;
+          for (let k = starts[n]!; k < starts[n + 1]!; k++) if (posted(n, k)) postings[fill[ids[k]!]!++] = n;
         }
-        return new NameTable(count, Int32Array.from(entity), Uint16Array.from(slot), Uint8Array.from(strength), starts, ids, weight, postingStart, postings);
+        return new NameTable(count, Int32Array.from(entity), Uint16Array.from(slot), Uint8Array.from(strength), starts, ids, optional, weight, postingStart, postings);
       },
     };
   }
@@ -72,7 +81,8 @@ export class NameTable {
   }
 }
 
-function repeats(ids: Int32Array, from: number, at: number): boolean {
-  for (let k = from; k < at; k++) if (ids[k] === ids[at]) return true;
+/** Whether the token at `at` was posted earlier in its name. */
+function repeats(ids: Int32Array, optional: Uint8Array, from: number, at: number): boolean {
+  for (let k = from; k < at; k++) if (ids[k] === ids[at] && !optional[k]) return true;
   return false;
 }

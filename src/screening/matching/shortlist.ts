@@ -10,6 +10,8 @@ export interface QueryPosition {
 
 /** Token postings longer than this in total (very common names) are not walked when rarer tokens of the query can find the name. */
 const MAX_SCAN = 6000;
+/** `requires` of a scan adding only to names found already, by any position. */
+const FOUND = -1;
 /** Unmatched tokens' share in the estimate: the most the alignment discounts them. */
 const LEFTOVER = 0.5;
 
@@ -45,14 +47,18 @@ export class Shortlister {
   shortlist(query: QueryPosition[], size: number, threshold: number): number[] {
     const bit = (position: number) => 1 << Math.min(position, 30);
     const totals = query.map(({ similar }) => similar.ids.reduce((sum, id) => sum + this.table.postingLength(id), 0));
+    const required = query.map((_, i) => i).filter((i) => !query[i]!.token.optional);
+    // Optional words (titles, legal forms) are never missed: they only raise names already found that carry them as listed words
+    // (AL-SHAYKH Muhammad among the many Muhammads).
+    const optional = query.map((_, i) => i).filter((i) => query[i]!.token.optional && totals[i]! > 0 && totals[i]! <= MAX_SCAN);
     // Initials are looked up in the names found by whole tokens (every name has some token starting with a letter).
-    const initials = query.map((_, i) => i).filter((i) => query[i]!.token.text.length === 1);
-    const whole = query.map((_, i) => i).filter((i) => query[i]!.token.text.length > 1);
+    const initials = required.filter((i) => query[i]!.token.text.length === 1);
+    const whole = required.filter((i) => query[i]!.token.text.length > 1);
     const positions = (whole.length ? whole : initials).filter((i) => totals[i]! > 0);
     // Rarest first. A position is walked while a name lacking every position walked so far could still reach
     // the threshold; after that it only adds to names already found.
     const order = [...positions].sort((a, b) => totals[a]! - totals[b]!);
-    const queryWeight = query.reduce((sum, p) => sum + p.token.weight, 0);
+    const queryWeight = required.reduce((sum, i) => sum + query[i]!.token.weight, 0);
     // What the positions not walked yet could still bring: their weight, and the most their best pair can add
     // (pairs add similarity × both tokens' weights; an initial's pair, twice the initial's weight).
     const weightOf = (i: number) => query[i]!.token.weight;
@@ -62,18 +68,37 @@ export class Shortlister {
     let remainingWhole = order.length;
     // A name lacking every position walked so far scores at most this: its pairs over themselves and the query's unmatched
     // weight, discounted only when two strong pairs, or one and an initial, could anchor it.
-    const reachable = () => {
+    const reachableWith = (pairs: number) => {
       const leftover = remainingWhole >= 2 || (remainingWhole === 1 && initials.length > 0) ? LEFTOVER : 1;
-      return remainingPairs / (remainingPairs + leftover * (queryWeight - remaining)) >= threshold;
+      return pairs / (pairs + leftover * (queryWeight - remaining)) >= threshold;
     };
+    const reachable = () => reachableWith(remainingPairs);
     const { touched, pending } = this;
     touched.clear();
     const done = new Set<number>();
+    // After the first position, only the listed tokens whose pair could lift a name lacking every position walked so far
+    // to the threshold (rare spellings, not the common Mohammed): names with the others are found already or cannot reach it,
+    // and those found get this position by lookup below.
+    const worthScanning = (i: number): QueryPosition => {
+      const { token, similar } = query[i]!;
+      if (touched.length === 0) return query[i]!;
+      const others = remainingPairs - bestPair(i);
+      const ids: number[] = [];
+      const similarities: number[] = [];
+      similar.ids.forEach((id, c) => {
+        if (reachableWith(others + similar.similarities[c]! * (weightOf(i) + this.vocabulary.tokens[id]!.weight))) {
+          ids.push(id);
+          similarities.push(similar.similarities[c]!);
+        }
+      });
+      return ids.length === similar.ids.length ? query[i]! : { token, similar: { ids, similarities } };
+    };
     for (let k = 0; k < order.length && (touched.length === 0 || reachable()); k++) {
       const i = order[k]!;
       if (totals[i]! <= MAX_SCAN) {
-        this.scan(query[i]!, bit(i), touched, 0);
-        done.add(i);
+        const scanned = worthScanning(i);
+        this.scan(scanned, bit(i), touched, 0);
+        if (scanned === query[i]) done.add(i);
         remaining -= weightOf(i);
         remainingPairs -= bestPair(i);
         remainingWhole--;
@@ -83,7 +108,12 @@ export class Shortlister {
       // would meet in every name with one of them: that is no intersection).
       const second = order.slice(k + 1).find((j) => query[j]!.similar.ids[0] !== query[i]!.similar.ids[0]);
       if (second === undefined) {
-        this.scan(query[i]!, bit(i), touched, 0);
+        const scanned = worthScanning(i);
+        this.scan(scanned, bit(i), touched, 0);
+        if (scanned !== query[i]) {
+          done.add(i);
+          this.addByLookup(query[i]!, bit(i), touched);
+        }
       } else {
         pending.clear();
         this.scan(query[i]!, bit(i), pending, 0);
@@ -100,13 +130,14 @@ export class Shortlister {
     }
     // Positions not walked: their best token among each shortlisted name's tokens.
     for (const i of positions) if (!done.has(i)) this.addByLookup(query[i]!, bit(i), touched);
+    for (const i of optional) this.scan(query[i]!, bit(i), touched, FOUND);
     if (whole.length) for (const i of initials) this.addInitial(query[i]!.token, bit(i), touched);
     const ranked = this.best(size, queryWeight);
     for (let t = 0; t < touched.length; t++) this.clear(touched.items[t]!);
     return ranked;
   }
 
-  /** Adds a position's contribution to every name carrying one of its tokens (best similarity first); with `requires`, only to names already holding those bits. */
+  /** Adds a position's contribution to every name carrying one of its tokens (best similarity first); with `requires`, only to names already holding those bits (FOUND: any). */
   private scan({ token, similar }: QueryPosition, positionBit: number, touched: NameList, requires: number) {
     const { postingStart, postings } = this.table;
     const tokens = this.vocabulary.tokens;
@@ -118,7 +149,7 @@ export class Shortlister {
       for (let p = postingStart[id]!; p < end; p++) {
         const name = postings[p]!;
         const seen = this.seen[name]!;
-        if (seen & positionBit || (requires && (seen & requires) !== requires)) continue;
+        if (seen & positionBit || (requires && (requires === FOUND ? seen === 0 : (seen & requires) !== requires))) continue;
         if (seen === 0) touched.push(name);
         this.seen[name] = seen | positionBit;
         this.similaritySum[name]! += gain;
@@ -128,15 +159,17 @@ export class Shortlister {
   }
 
   private addByLookup({ token, similar }: QueryPosition, positionBit: number, touched: NameList) {
-    const { tokenStart, tokenIds } = this.table;
+    const { tokenStart, tokenIds, tokenOptional } = this.table;
     const tokens = this.vocabulary.tokens;
     for (let c = 0; c < similar.ids.length; c++) this.tokenSimilarity[similar.ids[c]!] = similar.similarities[c]!;
     for (let t = 0; t < touched.length; t++) {
       const name = touched.items[t]!;
+      // Names a scan of this position reached already.
+      if (this.seen[name]! & positionBit) continue;
       let best = 0;
       let bestWeight = 0;
       for (let k = tokenStart[name]!; k < tokenStart[name + 1]!; k++) {
-        const s = this.tokenSimilarity[tokenIds[k]!]!;
+        const s = tokenOptional[k] ? 0 : this.tokenSimilarity[tokenIds[k]!]!;
         if (s > best) {
           best = s;
           bestWeight = token.weight + tokens[tokenIds[k]!]!.weight;
@@ -152,13 +185,13 @@ export class Shortlister {
   }
 
   private addInitial(initial: Token, positionBit: number, touched: NameList) {
-    const { tokenStart, tokenIds } = this.table;
+    const { tokenStart, tokenIds, tokenOptional } = this.table;
     const tokens = this.vocabulary.tokens;
     for (let t = 0; t < touched.length; t++) {
       const name = touched.items[t]!;
       for (let k = tokenStart[name]!; k < tokenStart[name + 1]!; k++) {
         const listed = tokens[tokenIds[k]!]!;
-        if (listed.text[0] !== initial.text) continue;
+        if (tokenOptional[k] || listed.text[0] !== initial.text) continue;
         const weight = 2 * Math.min(initial.weight, listed.weight);
         this.seen[name]! |= positionBit;
         this.similaritySum[name]! += (listed.text.length === 1 ? 1 : INITIAL) * weight;

@@ -1,4 +1,6 @@
 import jaroWinkler from 'talisman/metrics/jaro-winkler.js';
+import { SERVANT } from './arabic-names.ts';
+import { differentGivenNames } from './given-names.ts';
 import { spelling } from './phonetic.ts';
 
 /** One token of a name, with what matching needs precomputed. */
@@ -9,6 +11,10 @@ export interface Token {
   weight: number;
   /** spelling(text), when already known. */
   spelling?: string;
+  /** vowelFrame(text), when already known. */
+  frame?: string;
+  /** A title or legal form: counts when paired, is not missed when not. */
+  optional?: boolean;
 }
 
 /** Pairs below this similarity are not pairs: the tokens count as unmatched. */
@@ -18,6 +24,12 @@ export const INITIAL = 0.9;
 /** A shared consonant key (Mohammed / Muhammad) lifts the spelling similarity by this much, up to KEY_FLOOR. */
 const KEY_BONUS = 0.08;
 const KEY_FLOOR = 0.93;
+/** Spellings of five letters or more differing only in vowels, three consonants or more (Hezbollah / Hizballah): the commonest variation between transliterations. */
+const VOWELS_ONLY = 0.92;
+/** A name and the same name with the Arabic article run onto it (Alharamain / Haramain, Elzeydi / Zeydi). */
+const ARTICLE_JOINED = 0.95;
+/** Tokens of four letters or fewer one consonant apart are different names more often than typos (Lea / Leal, Kim / Kin). */
+const SHORT_CONSONANT_EDIT = 0.8;
 /**
  * Unrelated pairs reach MIN_PAIR only from an average of 0.85 between
  * Jaro-Winkler and edit similarity (0.85 - 2 × 0.05 = 0.75), so their edit
@@ -78,15 +90,28 @@ export function editDistance(a: string, b: string): number {
  * Unrelated spellings are scored lower: Jaro-Winkler overrates a shared
  * start (Anders / Andersson, Rossi / Rossiya), so it is averaged with an
  * edit-distance similarity, and under 0.9 discounted steeply (loose
- * agreement between names is mostly chance). An initial against a name it
- * starts: 0.9.
+ * agreement between names is mostly chance). Spellings differing in vowels
+ * only are related (at least 0.92); tokens of four letters or fewer one
+ * consonant apart are not strongly (at most 0.8); two different given names
+ * are not related at all. An initial against a name it starts: 0.9.
  */
 export function tokenSimilarity(a: Token, b: Token): number {
+  const similarity = spellingSimilarity(a, b);
+  // Different given names are not paired whatever their spelling (Mary / Mark).
+  return similarity >= MIN_PAIR && similarity < 1 && differentGivenNames(a.text, b.text) ? similarity / 2 : similarity;
+}
+
+function spellingSimilarity(a: Token, b: Token): number {
   if (a.text === b.text) return 1;
+  // Abd pairs with Abd only (not Abu, Abid): it stands for a word, not a spelling.
+  if (a.text === SERVANT || b.text === SERVANT) return 0;
   if (a.text.length === 1 || b.text.length === 1) return a.text[0] === b.text[0] ? INITIAL : 0;
   const spelledA = a.spelling ?? spelling(a.text);
   const spelledB = b.spelling ?? spelling(b.text);
   if (spelledA === spelledB) return Math.max(jaroWinkler(a.text, b.text), 0.95);
+  const frameA = a.frame ?? vowelFrame(a.text, spelledA);
+  if (frameA && frameA === (b.frame ?? vowelFrame(b.text, spelledB))) return Math.max(jaroWinkler(a.text, b.text), VOWELS_ONLY);
+  if (articleJoined(a.text, b.text) || articleJoined(b.text, a.text)) return ARTICLE_JOINED;
   // One edit in the text is a typo; in the spellings, only a letter for a letter in names of five letters or more (Osama / Usamah, not Ali / Mali or Saleh / Sally).
   const oneEdit = withinOneEdit(a.text, b.text) || (spelledA.length === spelledB.length && spelledA.length >= 5 && withinOneEdit(spelledA, spelledB));
   // Keys of one or two consonants say too little (Giulia / Ghul) to lift a score; nor do keys shared by distant spellings (Brennan / Bourne).
@@ -97,12 +122,34 @@ export function tokenSimilarity(a: Token, b: Token): number {
   const direct = jaroWinkler(a.text, b.text);
   const best = Math.max(direct, jaroWinkler(spelledA, spelledB) * 0.97);
   if (sameKey && direct >= MIN_PAIR) return Math.max(best, Math.min(KEY_FLOOR, best + KEY_BONUS));
-  if (oneEdit) return best;
+  if (oneEdit) return Math.min(a.text.length, b.text.length) <= 4 ? Math.min(best, SHORT_CONSONANT_EDIT) : best;
   // Below 0.7 the average with the edit similarity stays under 0.85, whose discount falls under MIN_PAIR.
   if (best < 0.7) return best * 0.5;
   const edits = 1 - editDistance(a.text, b.text) / longer;
   const unrelated = (best + edits) / 2;
   return unrelated >= 0.9 ? unrelated : Math.max(0, unrelated - 2 * (0.9 - unrelated));
+}
+
+/**
+ * The spelling with each run of vowels as one mark: the consonants and
+ * where vowels sound between them. Empty for tokens under five letters or
+ * with fewer than three consonants (Saleh / Sally share a frame by chance).
+ */
+export function vowelFrame(text: string, spelled = spelling(text)): string {
+  if (text.length < 5) return '';
+  const frame = spelled.replace(/[aeiou]+/g, '_');
+  return frame.length - countMarks(frame) >= 3 ? frame : '';
+}
+
+function countMarks(frame: string): number {
+  let marks = 0;
+  for (let i = 0; i < frame.length; i++) marks += Number(frame.charCodeAt(i) === 95);
+  return marks;
+}
+
+/** Whether `long` is `short` with an Arabic article run onto it (alharamain / haramain, elzeydi / zeydi). */
+export function articleJoined(long: string, short: string): boolean {
+  return long.length === short.length + 2 && short.length >= 3 && (long[0] === 'a' || long[0] === 'e') && long[1] === 'l' && long.endsWith(short);
 }
 
 export interface Alignment {
@@ -121,6 +168,10 @@ const CLOSE = 0.97;
 const UNANCHORED_SLOPE = 2;
 /** Listed names in another order cost this factor, so that the listed order ranks first among equals. */
 const REORDERED = 0.99;
+/** Optional words pair only when spelled alike (Sheikh / Shaykh), not when merely close (Co / Ko). */
+const OPTIONAL_PAIR = VOWELS_ONLY;
+/** Both names carry optional words and none of them pair (Smilewallet LLC / Smilewallet B.V.): ranked after names whose legal form agrees. */
+const OPTIONAL_DISAGREE = 0.98;
 
 /**
  * Pairs tokens of the two names greedily by similarity (order does not
@@ -128,17 +179,25 @@ const REORDERED = 0.99;
  * the mean of its tokens' weights, or an initial's weight (a letter says
  * little); a whole query token that only a listed initial meets counts as
  * unmatched beyond that (Robert Achterberg is not confirmed by Robert A.).
+ * Optional tokens (titles, legal forms) count when paired and are not
+ * missed otherwise.
  * Tokens left over count in part when the name is anchored by two strong
  * pairs, or one and an initial of the query: half between paired tokens (a
- * missing middle name), a little more outside them; fully otherwise. A name
+ * missing middle name), a little more outside them (fully before them in an
+ * organization's name: its first word); fully otherwise. A name
  * with no token pair close to exact is discounted by how far its closest is.
  */
-export function alignNames(query: Token[], listed: Token[], similarityOf: (i: number, j: number) => number = (i, j) => tokenSimilarity(query[i]!, listed[j]!)): Alignment {
+export function alignNames(
+  query: Token[],
+  listed: Token[],
+  similarityOf: (i: number, j: number) => number = (i, j) => tokenSimilarity(query[i]!, listed[j]!),
+  options: { organization?: boolean } = {},
+): Alignment {
   const candidates: Array<{ i: number; j: number; similarity: number }> = [];
   for (let i = 0; i < query.length; i++) {
     for (let j = 0; j < listed.length; j++) {
       const similarity = similarityOf(i, j);
-      if (similarity >= MIN_PAIR) candidates.push({ i, j, similarity });
+      if (similarity >= (query[i]!.optional || listed[j]!.optional ? OPTIONAL_PAIR : MIN_PAIR)) candidates.push({ i, j, similarity });
     }
   }
   candidates.sort((x, y) => y.similarity - x.similarity || x.i - y.i || x.j - y.j);
@@ -158,12 +217,15 @@ export function alignNames(query: Token[], listed: Token[], similarityOf: (i: nu
   let total = 0;
   /** What of the query's whole tokens only a listed initial confirms: its first letter, the rest counts as unmatched. */
   let unconfirmed = 0;
+  /** The closest pair of whole tokens, titles and legal forms aside: a name resting on resemblances only (Rahul Kang / Raul King) needs more of them. */
+  let closest = 0;
   for (const pair of pairs) {
     const q = query[pair.i]!;
     const l = listed[pair.j]!;
     const initial = q.text.length === 1 || l.text.length === 1;
     if (initial) initialPairs += Number(q.text.length === 1);
     else if (pair.similarity >= 0.9) strongPairs++;
+    if (!initial && !q.optional && !l.optional) closest = Math.max(closest, pair.similarity);
     const weight = initial ? Math.min(q.weight, l.weight) : (q.weight + l.weight) / 2;
     matched += pair.similarity * weight * 2;
     total += weight * 2;
@@ -173,24 +235,38 @@ export function alignNames(query: Token[], listed: Token[], similarityOf: (i: nu
   const leftover = anchored ? LEFTOVER_ANCHORED : 1;
   total += unconfirmed * leftover;
   // A token left over between paired ones is a middle name; before or after them, a given name or surname the other name lacks.
-  const span = (paired: boolean[]) => [paired.indexOf(true), paired.lastIndexOf(true)] as const;
-  const [firstQuery, lastQuery] = span(pairedQuery);
-  const [firstListed, lastListed] = span(pairedListed);
   const outside = anchored ? LEFTOVER_OUTSIDE : 1;
-  query.forEach((t, i) => pairedQuery[i] || (total += t.weight * (i > firstQuery && i < lastQuery ? leftover : outside)));
-  listed.forEach((t, j) => pairedListed[j] || (total += t.weight * (j > firstListed && j < lastListed ? leftover : outside)));
+  // An organization's first word is what tells it apart (Syrian Petroleum Company is not Petroleum Company): missing, it counts in full.
+  const before = options.organization ? 1 : outside;
+  total += unpairedWeight(query, pairedQuery, leftover, before, outside) + unpairedWeight(listed, pairedListed, leftover, before, outside);
   pairs.sort((x, y) => x.i - y.i);
   const inOrder = pairs.every((p, k) => k === 0 || p.j > pairs[k - 1]!.j);
-  // A name none of whose whole tokens agrees (nearly) exactly rests on resemblances only (Rahul Kang / Raul King): it needs more of them.
-  const closest = pairs.reduce((best, p) => (query[p.i]!.text.length > 1 && listed[p.j]!.text.length > 1 ? Math.max(best, p.similarity) : best), 0);
-  const unanchored = 1 - UNANCHORED_SLOPE * Math.max(0, CLOSE - closest);
-  const score = total ? (matched / total) * (inOrder ? 1 : REORDERED) * unanchored : 0;
+  const unanchored = Math.max(0, 1 - UNANCHORED_SLOPE * Math.max(0, CLOSE - closest));
+  const disagree = unpairedOptional(query, pairedQuery) && unpairedOptional(listed, pairedListed) && !pairs.some((p) => query[p.i]!.optional);
+  const score = total ? (matched / total) * (inOrder ? 1 : REORDERED) * (disagree ? OPTIONAL_DISAGREE : 1) * unanchored : 0;
   return {
     score,
     pairs: pairs.map((p) => ({ query: query[p.i]!.text, listed: listed[p.j]!.text, similarity: Math.round(p.similarity * 1000) / 1000 })),
-    unmatchedQuery: query.filter((_, i) => !pairedQuery[i]).map((t) => t.text),
-    unmatchedListed: listed.filter((_, j) => !pairedListed[j]).map((t) => t.text),
+    unmatchedQuery: query.filter((_, i) => !pairedQuery[i] && !query[i]!.optional).map((t) => t.text),
+    unmatchedListed: listed.filter((_, j) => !pairedListed[j] && !listed[j]!.optional).map((t) => t.text),
   };
+}
+
+/** The weight of a name's unpaired required tokens, at `between` between its first and last paired ones, `before` and `after` outside them. */
+function unpairedWeight(tokens: Token[], paired: boolean[], between: number, before: number, after: number): number {
+  const first = paired.indexOf(true);
+  const last = paired.lastIndexOf(true);
+  let weight = 0;
+  for (let k = 0; k < tokens.length; k++) {
+    if (paired[k] || tokens[k]!.optional) continue;
+    weight += tokens[k]!.weight * (k > first && k < last ? between : k < first ? before : after);
+  }
+  return weight;
+}
+
+function unpairedOptional(tokens: Token[], paired: boolean[]): boolean {
+  for (let k = 0; k < tokens.length; k++) if (tokens[k]!.optional && !paired[k]) return true;
+  return false;
 }
 
 /**
@@ -199,8 +275,8 @@ export function alignNames(query: Token[], listed: Token[], similarityOf: (i: nu
  * comparison of joined names matches unrelated people by their first names).
  */
 export function joinedSimilarity(query: Token[], listed: Token[]): number {
-  const a = query.map((t) => t.text).join('');
-  const b = listed.map((t) => t.text).join('');
+  const a = query.map((t) => (t.optional ? '' : t.text)).join('');
+  const b = listed.map((t) => (t.optional ? '' : t.text)).join('');
   if (a === b) return 1;
   const similarity = jaroWinkler(a, b);
   return similarity >= 0.97 ? similarity : 0;

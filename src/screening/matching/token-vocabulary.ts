@@ -1,5 +1,6 @@
+import { SERVANT } from './arabic-names.ts';
 import { skeleton, spelling } from './phonetic.ts';
-import { MIN_PAIR, type Token, tokenSimilarity } from './similarity.ts';
+import { articleJoined, MIN_PAIR, type Token, tokenSimilarity, vowelFrame } from './similarity.ts';
 
 /** Tokens of the index resembling one query token, most similar first. */
 export interface SimilarTokens {
@@ -26,6 +27,10 @@ export class TokenVocabulary {
   private readonly textNeighbours = new Map<string, number[]>();
   /** Token ids by their spelling (Aly and Ali, Yusef and Yousef). */
   private readonly spellings = new Map<string, number[]>();
+  /** Token ids of five letters or more by their spelling's vowel frame (Momado and Mamadu, Hezbollah and Hizballah). */
+  private readonly frames = new Map<string, number[]>();
+  /** Tokens as optional parts of names (titles, legal forms), by id, made on first use. */
+  private readonly optionalTokens: Array<Token | undefined> = [];
   private names = 0;
   private maxIdf = 1;
 
@@ -40,9 +45,11 @@ export class TokenVocabulary {
     id = this.tokens.length;
     const key = skeleton(text);
     const spelled = spelling(text);
-    this.tokens.push({ text, key, weight: 1, spelling: spelled });
+    const frame = vowelFrame(text, spelled);
+    this.tokens.push({ text, key, weight: 1, spelling: spelled, frame });
     this.ids.set(text, id);
     append(this.spellings, spelled, id);
+    if (frame) append(this.frames, frame, id);
     if (text.length >= MIN_TYPO_LOOKUP) for (const variant of letterDeletions(text)) append(this.textNeighbours, variant, id);
     let keyId = this.keyIds.get(key);
     if (keyId === undefined) {
@@ -55,7 +62,17 @@ export class TokenVocabulary {
     return id;
   }
 
-  /** Counts one name carrying these tokens (each key once). */
+  /** The id of a token when some name carries it. */
+  idOf(text: string): number | undefined {
+    return this.ids.get(text);
+  }
+
+  /** A listed token as an optional part of a name: a title or legal form, weighing at most OPTIONAL_WEIGHT. */
+  optional(id: number): Token {
+    return (this.optionalTokens[id] ??= asOptional(this.tokens[id]!));
+  }
+
+  /** Counts one name carrying these tokens (each key once): its required tokens, so that legal forms and titles leave other words' rarity alone. */
   countName(tokenIds: ArrayLike<number>): void {
     this.names++;
     const keys = new Set<number>();
@@ -69,37 +86,54 @@ export class TokenVocabulary {
     for (const token of this.tokens) token.weight = this.weight(token.text, token.key);
   }
 
-  /** 0.5 for the most common keys (and single letters) up to 1.5 for unseen ones. */
+  /** 0.5 for the most common keys (and single letters, and the Abd of Arabic names) up to 1.5 for unseen ones. */
   weight(text: string, key: string): number {
-    if (text.length === 1) return 0.5;
+    if (text.length === 1 || text === SERVANT) return MAX_WEIGHT - 1;
     const keyId = this.keyIds.get(key);
     const names = keyId === undefined ? 0 : this.keyNames[keyId]!;
     return MAX_WEIGHT - 1 + Math.log((this.names + 1) / (names + 1)) / this.maxIdf;
   }
 
   /** A query token with its weight in this vocabulary. */
-  queryToken(text: string): Token {
+  queryToken(text: string, optional = false): Token {
     const key = skeleton(text);
-    return { text, key, weight: this.weight(text, key), spelling: spelling(text) };
+    const spelled = spelling(text);
+    const token = { text, key, weight: this.weight(text, key), spelling: spelled, frame: vowelFrame(text, spelled) };
+    return optional ? asOptional(token) : token;
   }
 
   /**
-   * Listed tokens resembling the query token: the same spelling, the same
-   * consonant key when it has three consonants or more (shorter keys say
-   * too little), or one edit apart (Sxring / Spring); scored with
+   * Listed tokens resembling the query token: the same spelling or vowel
+   * frame, the same consonant key when it has three consonants or more
+   * (shorter keys say too little), the article run on or off, or one edit
+   * apart (Sxring / Spring); scored with
    * tokenSimilarity and kept from MIN_PAIR. Initials only meet themselves
-   * (the shortlist compares them with first letters).
+   * (the shortlist compares them with first letters); optional words (a
+   * title, a legal form) themselves and their vowel variants only (Sheikh /
+   * Shaykh, not Co / Ko).
    */
   similar(query: Token): SimilarTokens {
     const ids = new Set<number>();
     const exact = this.ids.get(query.text);
     if (exact !== undefined) ids.add(exact);
-    if (query.text.length > 1) {
-      for (const id of this.spellings.get(query.spelling ?? spelling(query.text)) ?? []) ids.add(id);
+    if (query.optional) {
+      for (const id of query.frame ? this.frames.get(query.frame) ?? [] : []) ids.add(id);
+    } else if (query.text.length > 1) {
+      const spelled = query.spelling ?? spelling(query.text);
+      for (const id of this.spellings.get(spelled) ?? []) ids.add(id);
+      // Vowel variants share the consonant key, looked up below, unless consonants doubled across vowels shorten it (Momado / Mamadu: md).
+      const longKey = query.key.length - Number(query.key[0] === '*') >= 3;
+      const frame = longKey ? '' : query.frame ?? vowelFrame(query.text, spelled);
+      if (frame) for (const id of this.frames.get(frame) ?? []) ids.add(id);
+      // The article run on or not (Alharamain / Haramain).
+      for (const text of [query.text.slice(2), `al${query.text}`, `el${query.text}`]) {
+        const id = this.ids.get(text);
+        if (id !== undefined && (articleJoined(text, query.text) || articleJoined(query.text, text))) ids.add(id);
+      }
       const keyId = this.keyIds.get(query.key);
-      if (keyId !== undefined && query.key.length - Number(query.key[0] === '*') >= 3) for (const id of this.keyTokens[keyId]!) ids.add(id);
+      if (keyId !== undefined && longKey) for (const id of this.keyTokens[keyId]!) ids.add(id);
     }
-    if (query.text.length >= MIN_TYPO_LOOKUP) {
+    if (query.text.length >= MIN_TYPO_LOOKUP && !query.optional) {
       for (const id of this.textNeighbours.get(query.text) ?? []) ids.add(id);
       for (const variant of letterDeletions(query.text)) {
         const shorter = this.ids.get(variant);
@@ -120,6 +154,10 @@ export class TokenVocabulary {
 
 /** The weight of a token no name carries; every other weighs less. */
 export const MAX_WEIGHT = 1.5;
+/** The most a title or legal form weighs: as much as the commonest word. */
+const OPTIONAL_WEIGHT = MAX_WEIGHT - 1;
+
+const asOptional = (token: Token): Token => ({ ...token, weight: Math.min(OPTIONAL_WEIGHT, token.weight), optional: true });
 
 /** Tokens shorter than this are not looked up by their one-edit neighbours (too many short names are one edit apart). */
 const MIN_TYPO_LOOKUP = 2;
