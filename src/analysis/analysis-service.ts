@@ -169,12 +169,15 @@ export class AnalysisService {
         checkOutput(blocks, this.options.outputLimits ?? DEFAULT_OUTPUT_LIMITS);
       }
       const views = deriveViews(blocks);
+      const readViews = { tables: views.tables, forms: views.forms, ...(identityResult ? { identity: identityResult } : {}) };
       return await db.documentAnalysis.update({
         where: { id },
         data: {
           status: 'SUCCEEDED', engine: engine.name, completedAt: new Date(), pageCount: views.pageCount, blockCount: views.blockCount,
           tableCount: views.tables.length, formCount: views.forms.length, textContent: views.textContent,
-          result: { blocks, tables: views.tables, forms: views.forms, ...(identityResult ? { identity: identityResult } : {}) } as never,
+          result: { blocks, ...readViews } as never,
+          // Apart from the blocks too, so that reading them does not load every word.
+          views: readViews as never,
         },
       });
     } catch (error) {

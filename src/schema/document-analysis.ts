@@ -15,11 +15,15 @@ const AnalysisStatusEnum = builder.enumType(AnalysisStatus, { name: 'AnalysisSta
 
 interface StoredResult {
   blocks: unknown[];
+}
+/** What was read from the blocks: stored apart from them (`views`). */
+interface StoredViews {
   tables: TableView[];
   forms: FormField[];
   identity?: IdentityResult;
 }
 const stored = (result: unknown) => (result ?? null) as StoredResult | null;
+const storedViews = (views: unknown) => (views ?? null) as StoredViews | null;
 
 const MergedCellRef = builder.objectRef<MergedCell>('MergedCell').implement({
   description: 'Cells joined into one (Textract MERGED_CELL): its first position and spans.',
@@ -100,17 +104,17 @@ export const DocumentAnalysis = builder.prismaObject('DocumentAnalysis', {
       extensions: costs(ANALYSIS_OUTPUT),
       resolve: (a) => stored(a.result)?.blocks ?? null,
     }),
-    tables: t.field({ type: [AnalysisTable], nullable: true, select: { result: true }, resolve: (a) => stored(a.result)?.tables ?? null }),
-    forms: t.field({ type: [FormFieldRef], nullable: true, select: { result: true }, resolve: (a) => stored(a.result)?.forms ?? null }),
-    idType: t.string({ nullable: true, select: { result: true }, resolve: (a) => stored(a.result)?.identity?.idType ?? null }),
+    tables: t.field({ type: [AnalysisTable], nullable: true, select: { views: true }, resolve: (a) => storedViews(a.views)?.tables ?? null }),
+    forms: t.field({ type: [FormFieldRef], nullable: true, select: { views: true }, resolve: (a) => storedViews(a.views)?.forms ?? null }),
+    idType: t.string({ nullable: true, select: { views: true }, resolve: (a) => storedViews(a.views)?.identity?.idType ?? null }),
     identityDocumentFields: t.field({
       type: 'JSON',
       nullable: true,
       description: 'Identity analyses: fields in Textract AnalyzeID\'s IdentityDocumentFields shape.',
-      select: { result: true },
-      resolve: (a) => stored(a.result)?.identity?.fields ?? null,
+      select: { views: true },
+      resolve: (a) => storedViews(a.views)?.identity?.fields ?? null,
     }),
-    mrz: t.field({ type: MrzCheckRef, nullable: true, select: { result: true }, resolve: (a) => stored(a.result)?.identity?.mrz ?? null }),
+    mrz: t.field({ type: MrzCheckRef, nullable: true, select: { views: true }, resolve: (a) => storedViews(a.views)?.identity?.mrz ?? null }),
     error: t.exposeString('error', { nullable: true, description: 'Why a FAILED run failed.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),

@@ -1,7 +1,9 @@
 // An analysis' output is bounded (words per page and per document, 422 naming
 // the setting), and reading an analysis loads its result only when the query
 // selects something made from it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { RunningService } from '../../src/service.ts';
 import { graphqlClient, restClient } from '../helpers/http.ts';
 import { textPdf } from '../helpers/sample-files.ts';
@@ -63,6 +65,34 @@ describe('reading an analysis', () => {
     for (const text of statusOnly) expect(text).not.toMatch(/"result"|"text_content"/);
     const withBlocks = await selectsOn('document_analyses', () => gql('query ($id: ID!) { documentAnalysis(jobId: $id) { blocks } }', { id }));
     expect(withBlocks.some((text) => /"result"/.test(text))).toBe(true);
+  }, 60_000);
+
+  it('reads its tables and forms without its blocks', async () => {
+    const { id } = await service.db.documentAnalysis.findFirstOrThrow({ where: { organizationId: org.id, status: 'SUCCEEDED' }, orderBy: { createdAt: 'desc' } });
+    const gql = graphqlClient(service.url, org.key);
+    const views = await selectsOn('document_analyses', async () => {
+      const answer = await gql('query ($id: ID!) { documentAnalysis(jobId: $id) { tables { page rows } forms { key value } idType mrz { valid } } }', { id });
+      expect(answer.errors).toBeUndefined();
+      expect(answer.data.documentAnalysis).toEqual({ tables: [], forms: [], idType: null, mrz: null });
+    });
+    expect(views.length).toBeGreaterThan(0);
+    for (const text of views) expect(text).not.toMatch(/"result"/);
+  }, 60_000);
+
+  it('analyses written before their views were stored get them from their result, without audit records', async () => {
+    const { id } = await service.db.documentAnalysis.findFirstOrThrow({ where: { organizationId: org.id, status: 'SUCCEEDED' }, orderBy: { createdAt: 'desc' } });
+    await service.db.$executeRaw`UPDATE document_analyses SET views = NULL WHERE id = ${id}::uuid`;
+    const audited = () => service.db.auditEvent.count({ where: { resourceId: id } });
+    const before = await audited();
+    const migration = readFileSync('prisma/migrations/20261203110000_analysis_views/migration.sql', 'utf8');
+    const client = new pg.Client({ connectionString: inject('databaseUrl') });
+    await client.connect();
+    await client.query(migration.slice(migration.indexOf('ALTER TABLE "document_analyses" DISABLE'))).finally(() => client.end());
+    const analysis = await service.db.documentAnalysis.findUniqueOrThrow({ where: { id } });
+    const { blocks: _blocks, ...rest } = analysis.result as Record<string, unknown>;
+    expect(analysis.views).toEqual(rest);
+    expect(analysis.views).toMatchObject({ tables: [], forms: [] });
+    expect(await audited()).toBe(before);
   }, 60_000);
 
   it('charges blocks as the megabytes they can be: four fit the cost limit, five are refused before anything runs', async () => {
