@@ -1,4 +1,5 @@
 import { type ExecutionResult, GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
 import type { Middleware } from 'koa';
 import { readJsonObject } from '../../rest/json-body.ts';
 import { AppError } from '../errors.ts';
@@ -96,6 +97,22 @@ function serializeWithin(result: ExecutionResult, maxChars: number): string | nu
     if (error instanceof RangeError) return null;
     throw error;
   }
+}
+
+/**
+ * The same limit on yoga's own handler (GET, uploads, CORS requests): an
+ * answer over `maxChars`, or one V8 cannot serialize, is replaced by the 413
+ * before yoga writes it. It serializes the answer once more to measure it;
+ * the common requests take the fast path below, which does not.
+ */
+export function useAnswerSizeLimit(maxChars = MAX_ANSWER_CHARS): Plugin {
+  return {
+    onResultProcess({ result, setResult }) {
+      // Batches and streams (subscriptions) are written piece by piece.
+      if (Array.isArray(result) || Symbol.asyncIterator in result) return;
+      if (serializeWithin(result as ExecutionResult, maxChars) === null) setResult({ errors: [tooLarge(maxChars)] });
+    },
+  };
 }
 
 /**

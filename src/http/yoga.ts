@@ -18,6 +18,7 @@ import { useInputChecks } from './input-errors.ts';
 import { useExecutionDeadline } from './execution-deadline.ts';
 import { type OperationLimits, useOperationLimits } from './operation-limits.ts';
 import { offlineGraphiQL } from './graphiql-page.ts';
+import { useAnswerSizeLimit } from './graphql-json.ts';
 import { createMaskError } from './mask-error.ts';
 import { currentRequestId } from './request-scope.ts';
 
@@ -98,6 +99,7 @@ export function createGraphQLServer(options: {
     maskedErrors: { maskError: createMaskError(schema, logger) },
     plugins: [
       graphiql.plugin,
+      useAnswerSizeLimit(),
       useInputChecks(),
       // Before idempotency: a refused operation claims no Idempotency-Key.
       useOperationLimits(limits, db),
