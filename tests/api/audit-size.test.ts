@@ -48,6 +48,19 @@ describe('audit records of large rows', () => {
   });
 });
 
+describe('audit records of derived columns', () => {
+  it('record a note\'s rendered HTML as its size and checksum, its body whole', async () => {
+    const rest = restClient(service.url, org.key);
+    const task = await rest('POST', '/v1/tasks', { title: 'Audited note' });
+    const created = await rest('POST', '/v1/notes', { body: '# Heading\n\nSome *text*', format: 'MARKDOWN', taskId: task.body.id });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const events = await rest('GET', `/v1/audit-events?resourceType=notes&resourceId=${created.body.id}`);
+    const [create] = events.body.items;
+    expect(create.after).toMatchObject({ body: '# Heading\n\nSome *text*', body_html: { omitted: 'derived from the columns recorded beside it', bytes: expect.any(Number), md5: expect.stringMatching(/^[0-9a-f]{32}$/) } });
+    expect(JSON.stringify(create.after)).not.toContain('<h1>');
+  });
+});
+
 describe('reading audit events', () => {
   const gql = () => graphqlClient(service.url, org.key);
 
