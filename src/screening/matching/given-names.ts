@@ -21,7 +21,11 @@ function consonants(token: string): string {
     .replace(/(.)\1+/g, '$1');
 }
 
-/** Whether both tokens are given names, and different ones. */
+/** Whether both tokens are given names, and different ones: other consonants, or the same name for the other sex (Gabriel / Gabriela, Mario / Maria). */
 export function differentGivenNames(a: string, b: string): boolean {
-  return GIVEN_NAMES.has(a) && GIVEN_NAMES.has(b) && consonants(a) !== consonants(b);
+  return GIVEN_NAMES.has(a) && GIVEN_NAMES.has(b) && (consonants(a) !== consonants(b) || otherSex(a, b) || otherSex(b, a));
+}
+
+function otherSex(a: string, b: string): boolean {
+  return b === `${a}a` || (a.length === b.length && a.slice(0, -1) === b.slice(0, -1) && a.endsWith('o') && b.endsWith('a'));
 }

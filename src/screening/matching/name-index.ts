@@ -7,7 +7,7 @@ import { type Alignment, alignNames, joinedSimilarity, type Token, tokenSimilari
 import { TokenVocabulary } from './token-vocabulary.ts';
 
 /** Changes whenever scoring changes, so that stored hits say how they were scored. */
-export const ALGORITHM_VERSION = 'names-3.0';
+export const ALGORITHM_VERSION = 'names-3.1';
 
 /** The score from which a hit is reported; the benchmark measures recall and false positives at it. */
 export const DEFAULT_THRESHOLD = 0.8;
@@ -175,7 +175,7 @@ export class NameIndex {
     const out: NamePart[] = [];
     let changed = false;
     for (const [k, part] of parts.entries()) {
-      const pieces = part.optional || positions[k]!.similar.ids.length ? null : this.pieces(part.text, kind);
+      const pieces = part.optional || part.skeleton || positions[k]!.similar.ids.length ? null : this.pieces(part.text, kind);
       if (pieces) changed = true;
       out.push(...(pieces ?? [part]));
     }
@@ -188,8 +188,8 @@ export class NameIndex {
       const form = kind === 'PERSON' ? undefined : legalForm(word);
       return form ? { text: form, optional: true } : listed(word);
     };
-    // Al-Zeydi written alzeydi, Jihad-al-Din written jihadal din.
-    const article = (/^[ae]l/.test(text) && listed(text.slice(2))) || (/al$/.test(text) && text.length >= 7 && listed(text.slice(0, -2)));
+    // Al-Zeydi written alzeydi, Jihad-al-Din written jihadal din, 'Ala'-al-Din written alaal din.
+    const article = (/^[ae]l/.test(text) && listed(text.slice(2))) || (/al$/.test(text) && text.length >= 5 && listed(text.slice(0, -2)));
     if (article) return [article];
     for (let at = MIN_SPLIT; at <= text.length - MIN_SPLIT; at++) {
       const [left, right] = [piece(text.slice(0, at)), piece(text.slice(at))];
@@ -201,8 +201,8 @@ export class NameIndex {
 
   /** Shortlists the names resembling one reading of the query, aligns them in full, and keeps each entity's best name in `best`; returns the query's words with the listed words resembling each. */
   private alignShortlist(parts: NamePart[], factor: number, nameThreshold: number, best: Map<number, BestName>): QueryPosition[] {
-    const query: QueryPosition[] = parts.map(({ text, optional }) => {
-      const token = this.vocabulary.queryToken(text, optional);
+    const query: QueryPosition[] = parts.map(({ text, optional, skeleton }) => {
+      const token = this.vocabulary.queryToken(text, optional, skeleton);
       return { token, similar: this.vocabulary.similar(token) };
     });
     const queryTokens = query.map((p) => p.token);

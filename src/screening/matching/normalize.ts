@@ -1,5 +1,6 @@
 import anyAscii from 'any-ascii';
 import { servantOf } from './arabic-names.ts';
+import { arabicReadings, hasArabic } from './arabic-script.ts';
 import { cjkReadings } from './cjk-readings.ts';
 import { withinOneEdit } from './similarity.ts';
 
@@ -45,6 +46,8 @@ export type NameKind = 'PERSON' | 'ORGANIZATION' | 'OTHER';
 export interface NamePart {
   text: string;
   optional: boolean;
+  /** A word written in Arabic script: its consonant skeleton (arabic-script.ts), compared with romanized words'. */
+  skeleton?: string;
 }
 
 /** Lower-case ASCII words of a name, without punctuation ("Qa'ida" → "qaida", "al-Zawahiri" → "al", "zawahiri"). */
@@ -85,8 +88,9 @@ export function nameParts(name: string, kind: NameKind = 'OTHER'): NamePart[] {
   return parts.length ? parts.map((p) => ({ ...p, optional: false })) : all.map((text) => ({ text, optional: false }));
 }
 
-/** The parts of each Latin reading of a name: one, or several for Chinese characters and Hangul (see cjk-readings.ts). */
+/** The parts of each Latin reading of a name: one, or several for Chinese characters and Hangul (see cjk-readings.ts); Arabic script read as consonants (arabic-script.ts). */
 export function nameRenderings(name: string, kind: NameKind = 'OTHER'): NamePart[][] {
+  if (hasArabic(name)) return arabicReadings(name);
   return cjkReadings(name).map((reading) => nameParts(reading, kind));
 }
 

@@ -15,6 +15,8 @@ export interface Token {
   frame?: string;
   /** A title or legal form: counts when paired, is not missed when not. */
   optional?: boolean;
+  /** A query word written in Arabic script: its consonant skeleton (arabic-script.ts). */
+  skeleton?: string;
 }
 
 /** Pairs below this similarity are not pairs: the tokens count as unmatched. */
@@ -97,15 +99,37 @@ export function editDistance(a: string, b: string): number {
  */
 export function tokenSimilarity(a: Token, b: Token): number {
   const similarity = spellingSimilarity(a, b);
-  // Different given names are not paired whatever their spelling (Mary / Mark).
-  return similarity >= MIN_PAIR && similarity < 1 && differentGivenNames(a.text, b.text) ? similarity / 2 : similarity;
+  // Different given names are not paired whatever their spelling (Mary / Mark), nor other different words that look alike.
+  return similarity >= MIN_PAIR && similarity < 1 && (differentGivenNames(a.text, b.text) || differentWords(a, b)) ? similarity / 2 : similarity;
 }
+
+/** A patronymic's ending after the v of the name it is made from (Dmitriev-ich, Ivanov-na, Petrov-ych). */
+const PATRONYMIC_ENDING = /^(?:i?t?ch|ych|na|ic)$/;
+/** First consonants romanizations put for one sound (Qasim / Kasim, Yusuf / Jusuf, Vali / Wali, Dhawahiri / Zawahiri). */
+const FIRST_CONSONANTS = ['kqcg', 'jygzd', 'vwfb', 'szcth', 'td', 'hk'];
+
+/**
+ * Words alike in letters that are different names: a surname and the
+ * patronymic made from it (Dmitriev / Dmitrievich), names differing in
+ * their first consonant (Jamal / Kamal: romanizations and typos keep it).
+ */
+function differentWords(a: Token, b: Token): boolean {
+  const [shorter, longer] = a.text.length <= b.text.length ? [a.text, b.text] : [b.text, a.text];
+  if (/[oe]v$/.test(shorter)) {
+    const at = longer.lastIndexOf('v');
+    if (at > 2 && PATRONYMIC_ENDING.test(longer.slice(at + 1)) && withinOneEdit(longer.slice(0, at + 1), shorter)) return true;
+  }
+  const [p, q] = [a.text[0]!, b.text[0]!];
+  return p !== q && !'aeiou'.includes(p) && !'aeiou'.includes(q) && (a.spelling ?? spelling(a.text))[0] !== (b.spelling ?? spelling(b.text))[0] && !FIRST_CONSONANTS.some((set) => set.includes(p) && set.includes(q));
+}
+
+
 
 function spellingSimilarity(a: Token, b: Token): number {
   if (a.text === b.text) return 1;
-  // Abd pairs with Abd only (not Abu, Abid): it stands for a word, not a spelling.
-  if (a.text === SERVANT || b.text === SERVANT) return 0;
   if (a.text.length === 1 || b.text.length === 1) return a.text[0] === b.text[0] ? INITIAL : 0;
+  // Abd pairs with Abd (and its initial) only (not Abu, Abid): it stands for a word, not a spelling.
+  if (a.text === SERVANT || b.text === SERVANT) return 0;
   const spelledA = a.spelling ?? spelling(a.text);
   const spelledB = b.spelling ?? spelling(b.text);
   if (spelledA === spelledB) return Math.max(jaroWinkler(a.text, b.text), 0.95);
@@ -121,7 +145,9 @@ function spellingSimilarity(a: Token, b: Token): number {
   if (!oneEdit && !sameKey && Math.abs(a.text.length - b.text.length) > UNRELATED_LENGTH_GAP * longer) return 0;
   const direct = jaroWinkler(a.text, b.text);
   const best = Math.max(direct, jaroWinkler(spelledA, spelledB) * 0.97);
-  if (sameKey && direct >= MIN_PAIR) return Math.max(best, Math.min(KEY_FLOOR, best + KEY_BONUS));
+  // Not when short names spell their vowels in different places and are not close (Mahmoud / Mohammad: m_hm_d, m_h_m_d): two names with the same consonants.
+  const frameB = b.frame ?? vowelFrame(b.text, spelledB);
+  if (sameKey && direct >= MIN_PAIR && !(direct < 0.9 && a.key.length <= 4 && frameA && frameB && countMarks(frameA) !== countMarks(frameB))) return Math.max(best, Math.min(KEY_FLOOR, best + KEY_BONUS));
   if (oneEdit) return Math.min(a.text.length, b.text.length) <= 4 ? Math.min(best, SHORT_CONSONANT_EDIT) : best;
   // Below 0.7 the average with the edit similarity stays under 0.85, whose discount falls under MIN_PAIR.
   if (best < 0.7) return best * 0.5;
@@ -161,7 +187,7 @@ export interface Alignment {
 
 /** Unmatched tokens count at this share of their weight when two strong pairs (or one and an initial) anchor the name: a missing or extra middle name. */
 const LEFTOVER_ANCHORED = 0.5;
-/** The same for tokens before or after the paired ones: a given name or surname one name lacks says more than a middle name. */
+/** The same for words of an organization's name after the paired ones; a person's given name or surname one name lacks counts in full (Pedro Sanchez is not Pedro SANCHEZ MEDRANO). */
 const LEFTOVER_OUTSIDE = 0.65;
 /** Without a pair at least this close, a name's score loses UNANCHORED_SLOPE times the shortfall of its closest pair (0.93: 8%). */
 const CLOSE = 0.97;
@@ -183,8 +209,9 @@ const OPTIONAL_DISAGREE = 0.98;
  * missed otherwise.
  * Tokens left over count in part when the name is anchored by two strong
  * pairs, or one and an initial of the query: half between paired tokens (a
- * missing middle name), a little more outside them (fully before them in an
- * organization's name: its first word); fully otherwise. A name
+ * missing middle name), a little more after them in an organization's name;
+ * fully otherwise (a person's given name or surname, an organization's
+ * first word). Abd agrees only with the name after it. A name
  * with no token pair close to exact is discounted by how far its closest is.
  */
 export function alignNames(
@@ -209,6 +236,17 @@ export function alignNames(
     pairedQuery[candidate.i] = true;
     pairedListed[candidate.j] = true;
     pairs.push(candidate);
+  }
+  // Abd is half of a name (Abd al-Nasir): it does not agree when the name after it in one name pairs before it in the other
+  // (Abdelnasser is not Nasser Abdallah).
+  const listedOf = new Map(pairs.map((p) => [p.i, p.j]));
+  const queryOf = new Map(pairs.map((p) => [p.j, p.i]));
+  for (let k = pairs.length - 1; k >= 0; k--) {
+    const { i, j } = pairs[k]!;
+    if (query[i]!.text !== SERVANT || !((listedOf.get(i + 1) ?? j) < j || (queryOf.get(j + 1) ?? i) < i)) continue;
+    pairedQuery[i] = false;
+    pairedListed[j] = false;
+    pairs.splice(k, 1);
   }
   let strongPairs = 0;
   /** Initials of the query (an abbreviated given name); a listed initial against a whole query token anchors nothing. */
@@ -235,7 +273,7 @@ export function alignNames(
   const leftover = anchored ? LEFTOVER_ANCHORED : 1;
   total += unconfirmed * leftover;
   // A token left over between paired ones is a middle name; before or after them, a given name or surname the other name lacks.
-  const outside = anchored ? LEFTOVER_OUTSIDE : 1;
+  const outside = anchored && options.organization ? LEFTOVER_OUTSIDE : 1;
   // An organization's first word is what tells it apart (Syrian Petroleum Company is not Petroleum Company): missing, it counts in full.
   const before = options.organization ? 1 : outside;
   total += unpairedWeight(query, pairedQuery, leftover, before, outside) + unpairedWeight(listed, pairedListed, leftover, before, outside);

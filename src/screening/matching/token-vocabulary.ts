@@ -1,4 +1,5 @@
 import { SERVANT } from './arabic-names.ts';
+import { romanSkeletons, skeletonSimilarity } from './arabic-script.ts';
 import { skeleton, spelling } from './phonetic.ts';
 import { articleJoined, MIN_PAIR, type Token, tokenSimilarity, vowelFrame } from './similarity.ts';
 
@@ -29,6 +30,8 @@ export class TokenVocabulary {
   private readonly spellings = new Map<string, number[]>();
   /** Token ids of five letters or more by their spelling's vowel frame (Momado and Mamadu, Hezbollah and Hizballah). */
   private readonly frames = new Map<string, number[]>();
+  /** Token ids by their consonant skeleton (arabic-script.ts): what a word in Arabic script meets. */
+  private readonly skeletons = new Map<string, number[]>();
   /** Tokens as optional parts of names (titles, legal forms), by id, made on first use. */
   private readonly optionalTokens: Array<Token | undefined> = [];
   private names = 0;
@@ -50,6 +53,10 @@ export class TokenVocabulary {
     this.ids.set(text, id);
     append(this.spellings, spelled, id);
     if (frame) append(this.frames, frame, id);
+    // Each word by its skeleton, and with an article run onto it by the skeleton of the rest (Elsseid: sd).
+    for (const word of /^[ae]l.{3}/.test(text) ? [text, text.slice(2)] : [text]) {
+      for (const consonants of romanSkeletons(word)) if (consonants.length >= 2) append(this.skeletons, consonants, id);
+    }
     if (text.length >= MIN_TYPO_LOOKUP) for (const variant of letterDeletions(text)) append(this.textNeighbours, variant, id);
     let keyId = this.keyIds.get(key);
     if (keyId === undefined) {
@@ -95,10 +102,10 @@ export class TokenVocabulary {
   }
 
   /** A query token with its weight in this vocabulary. */
-  queryToken(text: string, optional = false): Token {
+  queryToken(text: string, optional = false, arabic?: string): Token {
     const key = skeleton(text);
     const spelled = spelling(text);
-    const token = { text, key, weight: this.weight(text, key), spelling: spelled, frame: vowelFrame(text, spelled) };
+    const token: Token = { text, key, weight: this.weight(text, key), spelling: spelled, frame: vowelFrame(text, spelled), ...(arabic ? { skeleton: arabic } : {}) };
     return optional ? asOptional(token) : token;
   }
 
@@ -141,10 +148,13 @@ export class TokenVocabulary {
         for (const id of this.textNeighbours.get(variant) ?? []) ids.add(id);
       }
     }
+    // A word in Arabic script: the romanized words with its skeleton.
+    const readings = query.skeleton ? new Set(this.skeletons.get(query.skeleton)) : undefined;
+    for (const id of readings ?? []) ids.add(id);
     const found: Array<[number, number]> = [];
     for (const id of ids) {
       const token = this.tokens[id]!;
-      const similarity = query.text.length === 1 ? 1 : tokenSimilarity(query, token);
+      const similarity = query.text.length === 1 ? 1 : Math.max(tokenSimilarity(query, token), readings?.has(id) ? skeletonSimilarity(query.skeleton!) : 0);
       if (similarity >= MIN_PAIR) found.push([id, similarity]);
     }
     found.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
