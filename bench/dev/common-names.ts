@@ -14,6 +14,7 @@ export interface Culture {
 }
 
 const words = (text: string) => text.trim().split(/\s+/);
+const pick = (values: string[], random: () => number) => values[Math.floor(random() * values.length)]!;
 
 export const CULTURES: Culture[] = [
   {
@@ -24,7 +25,15 @@ export const CULTURES: Culture[] = [
     family: words(`Hassan Ali Mohamed Ahmed Ibrahim Mahmoud Khalil Haddad Mansour Saleh Nasser Youssef Abdallah Hussein Omar
       Othman Suleiman Awad Darwish Aziz Qasim Hamdan Jaber Sabbagh Khoury Azzam Shaheen Bakr Taha Rahman Farouk Salem Zaki
       Mustafa Hamad Rashid Masri Najjar Tamimi Obeid Sharif Fakhoury Odeh Barakat Hijazi Zoubi Shami Halabi Kassem Amin`),
-    compose: (given, family, random) => (random() < 0.5 ? `${given()} ${given()} ${family()}` : `${given()} ${family()}`),
+    compose: (given, family, random) => {
+      const form = random();
+      // Given, father's and family name; with bin; with the article; Abd names; given and family only.
+      if (form < 0.25) return `${given()} ${given()} ${family()}`;
+      if (form < 0.4) return `${given()} bin ${given()} ${family()}`;
+      if (form < 0.55) return `${given()} ${given()} Al-${family()}`;
+      if (form < 0.7) return `${pick(['Abdel', 'Abdul', 'Abd al-'], random)}${pick(['Rahman', 'Aziz', 'Karim', 'Latif', 'Hamid', 'Majid', 'Nasser', 'Qader'], random)} ${family()}`;
+      return `${given()} ${family()}`;
+    },
   },
   {
     name: 'Spanish and Latin American',
@@ -34,7 +43,7 @@ export const CULTURES: Culture[] = [
     family: words(`Garcia Rodriguez Martinez Lopez Gonzalez Hernandez Perez Sanchez Ramirez Torres Flores Rivera Gomez Diaz
       Cruz Morales Reyes Gutierrez Ortiz Ramos Romero Alvarez Mendoza Ruiz Castillo Jimenez Moreno Vargas Castro Herrera
       Medina Aguilar Vazquez Guerrero Rojas Nunez Munoz Silva Suarez Delgado Molina Ortega Navarro Dominguez Fernandez`),
-    compose: (given, family, random) => (random() < 0.5 ? `${given()} ${family()} ${family()}` : `${given()} ${family()}`),
+    compose: (given, family, random) => (random() < 0.35 ? `${given()} ${given()} ${family()} ${family()}` : random() < 0.5 ? `${given()} ${family()} ${family()}` : `${given()} ${family()}`),
   },
   {
     name: 'Russian',
@@ -45,7 +54,14 @@ export const CULTURES: Culture[] = [
       Lebedev Semenov Egorov Pavlov Kozlov Stepanov Nikolaev Orlov Andreev Makarov Nikitin Zakharov Zaitsev Soloviev
       Borisov Yakovlev Grigoriev Romanov Vorobiev Sergeev Kuzmin Frolov Alexandrov Dmitriev Korolev Gusev Kiselev
       Ilyin Maximov Polyakov Sorokin Vinogradov Kovalev Belov Medvedev Antonov Tarasov Zhukov Baranov Filippov Komarov`),
-    compose: (given, family, random) => (random() < 0.4 ? `${given()} ${given().replace(/[aeiyj]$/, '')}ovich ${family()}` : `${given()} ${family()}`),
+    compose: (given, family, random) => {
+      const form = random();
+      const patronymic = `${given().replace(/[aeiyj]$/, '')}ovich`;
+      // Given, patronymic, family; the official order family, given, patronymic; given and family.
+      if (form < 0.3) return `${given()} ${patronymic} ${family()}`;
+      if (form < 0.55) return `${family()} ${given()} ${patronymic}`;
+      return `${given()} ${family()}`;
+    },
   },
   {
     name: 'Korean',
@@ -54,7 +70,7 @@ export const CULTURES: Culture[] = [
       Su-ah Ha-yoon Ji-min Eun-ji Hye-jin Soo-jin Yoo-jin Mi-kyung Eun-young Jung-hee Young-hee Sun-hee Min-ji`),
     family: words(`Kim Lee Park Choi Jung Kang Cho Yoon Jang Lim Han Oh Seo Shin Kwon Hwang Ahn Song Jeon Hong Yoo Ko Moon
       Yang Son Bae Baek Heo Nam Noh Ha Kwak Sung Cha Joo Woo Min Ryu Na Jin`),
-    compose: (given, family) => `${family()} ${given()}`,
+    compose: (given, family, random) => { const g = given(); const form = random(); return form < 0.4 ? `${family()} ${g}` : form < 0.7 ? `${family()} ${g.replace('-', ' ')}` : `${family()} ${g.replace('-', '').toLowerCase()}`; },
   },
   {
     name: 'Chinese',

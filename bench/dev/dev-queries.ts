@@ -9,6 +9,9 @@ import type { IndexedEntity } from '../../src/screening/matching/name-index.ts';
 import { carriersByName, type LabelledQuery, nameKey, plainWords, scriptOf, seededRandom, soundKey } from '../screening-names.ts';
 import { COMPANY_WORDS, CULTURES } from './common-names.ts';
 
+/** Legal forms and joining words as a reader would drop them (not the matcher's list). */
+const LEGAL = new Set(['co', 'ltd', 'limited', 'llc', 'l', 'inc', 'corp', 'corporation', 'company', 'sa', 'sas', 'ltda', 'gmbh', 'jsc', 'ooo', 'oao', 'zao', 'pao', 'ao', 'fze', 'fzco', 'plc', 'srl', 'sarl', 'bv', 'nv', 'ag', 'the', 'de', 'cv', 'pte', 'pjsc', 'cjsc', 'ojsc', 'lp', 'llp', 'cia', 'c', 'a', 's']);
+
 export interface DevUnlisted {
   name: string;
   group: string;
@@ -105,6 +108,19 @@ export function devVariants(entries: IndexedEntity[], perVariant = 150, seed = 2
       if (!options.length) return null;
       const [i, others] = pick(options);
       return words.map((w, k) => (k === i ? pick(others) : w));
+    },
+    'split': (words) => {
+      const long = words.map((w, i) => [w, i] as const).filter(([w]) => w.length >= 8);
+      if (!long.length) return null;
+      const [w, i] = pick(long);
+      const at = 3 + Math.floor(random() * (w.length - 5));
+      return [...words.slice(0, i), w.slice(0, at), w.slice(at), ...words.slice(i + 1)];
+    },
+    'one-word organization': (words, kind) => {
+      const core = words.filter((w) => !LEGAL.has(w));
+      if (kind !== 'ORGANIZATION' || core.length !== 1 || words.length < 2) return null;
+      const choice = random();
+      return choice < 0.34 ? core : choice < 0.67 ? [...core, pick(['llc', 'ltd', 'limited', 'inc', 'co', 'sa', 'gmbh'])] : words;
     },
     'run together': (words) => {
       const joinable = words.map((_, i) => i).filter((i) => i + 1 < words.length && words[i]!.length >= 3 && words[i + 1]!.length >= 3);

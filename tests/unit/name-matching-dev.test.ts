@@ -43,6 +43,7 @@ describe('names in Arabic script against romanized names', () => {
     ['طارق عزيز', 'Tariq AZIZ'],
     ['رشيد طعان كاظم', 'Rashid Taan KAZIM'],
     ['هدى صالح مهدي عماش', 'Huda Salih Mahdi AMMASH'],
+    ['عبد القدوس مظهری', 'ABDUL QUDDUS MAZHARI'],
   ])('finds %s as %s, below an exact match', (query, listed) => {
     const hit = first(latinOnly, query, 'PERSON');
     expect(hit?.explanation.name.matched.toLowerCase()).toBe(listed.toLowerCase());
@@ -59,6 +60,12 @@ describe('names in Arabic script against romanized names', () => {
   });
 });
 
+describe('Abd names', () => {
+  it('reads the Persian article of Abd ol- as al-', () => {
+    expect(first(index, 'Abd-ol-Towab Mullah HUWAYSH', 'PERSON')?.explanation.name.matched).toMatch(/^Abd-al-Taw+ab Mullah HUWAYSH$/i);
+  });
+});
+
 describe('very common names of many cultures', () => {
   it.each([
     ['Pedro Sanchez', 'a surname the listed Pedro SANCHEZ MEDRANO has besides'],
@@ -68,6 +75,8 @@ describe('very common names of many cultures', () => {
     ['Jamal Awad', 'Jamal is not Kamal'],
     ['Nasser Abdallah', 'Abdallah is not Abdelnasser'],
     ['Walid Ali Hassan', 'a given name Hassan ALI lacks'],
+    ['Abd al-Hamid Rahman', 'Abd al-Hamid is not Abdur Rahman'],
+    ['Hassan Mahmoudi', 'Mahmoudi is not Mohamed'],
   ])('does not report %s (%s)', (name) => {
     expect(index.search({ name })).toEqual([]);
   });

@@ -7,8 +7,8 @@ export const SERVANT = 'abd';
 const ABD_WORD = /^abd(?:[aeiou][lrsntdz])?$/;
 /** Abd run together with the article and the name (Abdulrahman, Abdurrahman, Abdelkader, Abdullah). */
 const ABD_JOINED = /^abd([aeiou])([lrsntdz])([a-z]+)$/;
-/** The article written apart after Abd (Abd al-Rahman, Abd ar-Rahman). */
-const ARTICLES = new Set(['al', 'el', 'ul', 'il', 'ar', 'ur', 'er', 'as', 'us', 'es', 'an', 'un', 'en', 'ad', 'ud', 'ed', 'at', 'ut', 'az', 'uz']);
+/** The article written apart after Abd (Abd al-Rahman, Abd ar-Rahman, Persian Abd ol-Rahman). */
+const ARTICLES = new Set(['al', 'el', 'ul', 'il', 'ol', 'ar', 'ur', 'er', 'as', 'us', 'es', 'an', 'un', 'en', 'ad', 'ud', 'ed', 'at', 'ut', 'az', 'uz']);
 /** Allah after Abd, whatever the vowel of its article (Abd Allah, Abdullah, Abdallah, Abdulla). */
 const ALLAH = /^[aeiu]?ll?ah?$/;
 

@@ -55,15 +55,21 @@ const ROMAN_DIGRAPHS: Array<[RegExp, string]> = [
 ];
 const ROMAN_CLASS: Record<string, string> = { q: 'k', c: 'k', g: 'k', x: 'k', p: 'b', v: 'f', z: 'd' };
 
-/** The skeletons a romanized word (lower-case ASCII) may have, in the alphabet of arabicSkeleton: a final h after a vowel is a consonant (Salih) or the ending -ah (Fatimah). */
+/** The skeletons a romanized word (lower-case ASCII) may have, in the alphabet of arabicSkeleton: a final h after a vowel is a consonant (Salih) or the ending -ah (Fatimah); zh, sh, kh ... one letter or two. */
 export function romanSkeletons(word: string): string[] {
-  const full = romanSkeleton(word);
-  return /[aeiou]h$/.test(word) ? [full, full.slice(0, -1)] : [full];
+  const out = new Set<string>();
+  // A consonant and h may be two letters (Mazhar, Ishaq, Adham) rather than one (Zhukov, Shah, Khalid).
+  for (const digraphs of /[zsktdgc]h/.test(word) ? [true, false] : [true]) {
+    const full = romanSkeleton(word, digraphs);
+    out.add(full);
+    if (/[aeiou]h$/.test(word)) out.add(full.slice(0, -1));
+  }
+  return [...out];
 }
 
-function romanSkeleton(word: string): string {
+function romanSkeleton(word: string, digraphs: boolean): string {
   let text = word;
-  for (const [pattern, replacement] of ROMAN_DIGRAPHS) text = text.replace(pattern, replacement);
+  for (const [pattern, replacement] of ROMAN_DIGRAPHS) if (digraphs || !pattern.source.includes('h')) text = text.replace(pattern, replacement);
   let out = '';
   for (let i = 0; i < text.length; i++) {
     const letter = text[i]!;

@@ -157,7 +157,7 @@ export class NameIndex {
     let changed = false;
     for (let k = 0; k < parts.length; k++) {
       const [a, b] = [parts[k]!, parts[k + 1]];
-      if (b && !a.optional && !b.optional && a.text.length > 1 && b.text.length > 1 && this.vocabulary.idOf(a.text + b.text) !== undefined) {
+      if (b && a.text.length > 1 && b.text.length > 1 && this.vocabulary.idOf(a.text + b.text) !== undefined) {
         out.push({ text: a.text + b.text, optional: false });
         changed = true;
         k++;

@@ -145,9 +145,9 @@ function spellingSimilarity(a: Token, b: Token): number {
   if (!oneEdit && !sameKey && Math.abs(a.text.length - b.text.length) > UNRELATED_LENGTH_GAP * longer) return 0;
   const direct = jaroWinkler(a.text, b.text);
   const best = Math.max(direct, jaroWinkler(spelledA, spelledB) * 0.97);
-  // Not when short names spell their vowels in different places and are not close (Mahmoud / Mohammad: m_hm_d, m_h_m_d): two names with the same consonants.
+  // Not when short names sound vowels in more places, an ending aside, and are not close (Mahmoud(i) / Mohammad: m_hm_d, m_h_m_d): two names with the same consonants.
   const frameB = b.frame ?? vowelFrame(b.text, spelledB);
-  if (sameKey && direct >= MIN_PAIR && !(direct < 0.9 && a.key.length <= 4 && frameA && frameB && countMarks(frameA) !== countMarks(frameB))) return Math.max(best, Math.min(KEY_FLOOR, best + KEY_BONUS));
+  if (sameKey && direct >= MIN_PAIR && !(direct < 0.9 && a.key.length <= 4 && frameA && frameB && countMarks(frameA.replace(/_$/, '')) !== countMarks(frameB.replace(/_$/, '')))) return Math.max(best, Math.min(KEY_FLOOR, best + KEY_BONUS));
   if (oneEdit) return Math.min(a.text.length, b.text.length) <= 4 ? Math.min(best, SHORT_CONSONANT_EDIT) : best;
   // Below 0.7 the average with the edit similarity stays under 0.85, whose discount falls under MIN_PAIR.
   if (best < 0.7) return best * 0.5;
@@ -237,13 +237,13 @@ export function alignNames(
     pairedListed[candidate.j] = true;
     pairs.push(candidate);
   }
-  // Abd is half of a name (Abd al-Nasir): it does not agree when the name after it in one name pairs before it in the other
-  // (Abdelnasser is not Nasser Abdallah).
+  // Abd is half of a name (Abd al-Nasir): it does not agree when the listed name after it pairs with another word of the query
+  // (Abdelnasser is not Nasser Abdallah, Abdur Rahman is not Abd al-Hamid Rahman), nor when the query's pairs before it.
   const listedOf = new Map(pairs.map((p) => [p.i, p.j]));
   const queryOf = new Map(pairs.map((p) => [p.j, p.i]));
   for (let k = pairs.length - 1; k >= 0; k--) {
     const { i, j } = pairs[k]!;
-    if (query[i]!.text !== SERVANT || !((listedOf.get(i + 1) ?? j) < j || (queryOf.get(j + 1) ?? i) < i)) continue;
+    if (query[i]!.text !== SERVANT || !(((queryOf.get(j + 1) ?? i + 1) !== i + 1) || (listedOf.get(i + 1) ?? j) < j)) continue;
     pairedQuery[i] = false;
     pairedListed[j] = false;
     pairs.splice(k, 1);
@@ -262,7 +262,8 @@ export function alignNames(
     const l = listed[pair.j]!;
     const initial = q.text.length === 1 || l.text.length === 1;
     if (initial) initialPairs += Number(q.text.length === 1);
-    else if (pair.similarity >= 0.9) strongPairs++;
+    // Abd with its name is one strong pair, not two.
+    else if (pair.similarity >= 0.9 && q.text !== SERVANT) strongPairs++;
     if (!initial && !q.optional && !l.optional) closest = Math.max(closest, pair.similarity);
     const weight = initial ? Math.min(q.weight, l.weight) : (q.weight + l.weight) / 2;
     matched += pair.similarity * weight * 2;
