@@ -95,7 +95,30 @@ export function devVariants(entries: IndexedEntity[], perVariant = 150, seed = 2
       spellings.set(sound, set);
     }
   }
+  // Spellings one entry uses for a word of another of its names, word for word (Muhammad / Mohammed, Husayn / Hussein).
+  const entrySpellings = new Map<string, Set<string>>();
+  for (const entry of entries) {
+    const all = entry.entity.names.filter((n) => scriptOf(n.full) === 'Latin').map((n) => plainWords(n.full));
+    for (const a of all) {
+      for (const b of all) {
+        if (a === b || a.length !== b.length) continue;
+        a.forEach((w, k) => {
+          const o = b[k]!;
+          if (w === o || w.length < 3 || o.length < 3 || /\d/.test(w + o) || jaroWinkler(w, o) < 0.75) return;
+          const set = entrySpellings.get(w) ?? new Set<string>();
+          set.add(o);
+          entrySpellings.set(w, set);
+        });
+      }
+    }
+  }
   const variants: Record<string, (words: string[], kind: 'PERSON' | 'ORGANIZATION') => string[] | null> = {
+    'entry spelling': (words) => {
+      const options = words.map((w, i) => [i, [...(entrySpellings.get(w) ?? [])]] as const).filter(([, o]) => o.length);
+      if (!options.length) return null;
+      const [i, others] = pick(options);
+      return words.map((w, k) => (k === i ? pick(others) : w));
+    },
     'middle names dropped': (words, kind) => {
       if (words.length < 3) return null;
       // One middle word; a person's middle names all from four words on.

@@ -105,8 +105,8 @@ export function tokenSimilarity(a: Token, b: Token): number {
 
 /** A patronymic's ending after the v of the name it is made from (Dmitriev-ich, Ivanov-na, Petrov-ych). */
 const PATRONYMIC_ENDING = /^(?:i?t?ch|ych|na|ic)$/;
-/** First consonants romanizations put for one sound (Qasim / Kasim, Yusuf / Jusuf, Vali / Wali, Dhawahiri / Zawahiri). */
-const FIRST_CONSONANTS = ['kqcg', 'jygzd', 'vwfb', 'szcth', 'td', 'hk'];
+/** First consonants romanizations put for one sound (Qasim / Kasim, Khalid / Halid, Yusuf / Jusuf, Vali / Wali, Dhawahiri / Zawahiri, Thamir / Samir). */
+const FIRST_CONSONANTS = ['kqcgh', 'jygzd', 'vwfb', 'szct', 'td'];
 
 /**
  * Words alike in letters that are different names: a surname and the
@@ -187,7 +187,7 @@ export interface Alignment {
 
 /** Unmatched tokens count at this share of their weight when two strong pairs (or one and an initial) anchor the name: a missing or extra middle name. */
 const LEFTOVER_ANCHORED = 0.5;
-/** The same for words of an organization's name after the paired ones; a person's given name or surname one name lacks counts in full (Pedro Sanchez is not Pedro SANCHEZ MEDRANO). */
+/** The same for words of an organization's name after the paired ones, and of a person's name held by three strong pairs or more; with fewer, a person's given name or surname one name lacks counts in full (Pedro Sanchez is not Pedro SANCHEZ MEDRANO). */
 const LEFTOVER_OUTSIDE = 0.65;
 /** Without a pair at least this close, a name's score loses UNANCHORED_SLOPE times the shortfall of its closest pair (0.93: 8%). */
 const CLOSE = 0.97;
@@ -209,9 +209,10 @@ const OPTIONAL_DISAGREE = 0.98;
  * missed otherwise.
  * Tokens left over count in part when the name is anchored by two strong
  * pairs, or one and an initial of the query: half between paired tokens (a
- * missing middle name), a little more after them in an organization's name;
- * fully otherwise (a person's given name or surname, an organization's
- * first word). Abd agrees only with the name after it. A name
+ * missing middle name), a little more after them in an organization's name
+ * or a person's held by three strong pairs; fully otherwise (a person's
+ * given name or surname, an organization's first word). Abd agrees only
+ * with the name after it. A name
  * with no token pair close to exact is discounted by how far its closest is.
  */
 export function alignNames(
@@ -274,7 +275,8 @@ export function alignNames(
   const leftover = anchored ? LEFTOVER_ANCHORED : 1;
   total += unconfirmed * leftover;
   // A token left over between paired ones is a middle name; before or after them, a given name or surname the other name lacks.
-  const outside = anchored && options.organization ? LEFTOVER_OUTSIDE : 1;
+  // A person's given name or surname the other lacks counts in full unless three strong pairs or more vouch for the rest.
+  const outside = anchored && (options.organization || strongPairs >= 3) ? LEFTOVER_OUTSIDE : 1;
   // An organization's first word is what tells it apart (Syrian Petroleum Company is not Petroleum Company): missing, it counts in full.
   const before = options.organization ? 1 : outside;
   total += unpairedWeight(query, pairedQuery, leftover, before, outside) + unpairedWeight(listed, pairedListed, leftover, before, outside);
