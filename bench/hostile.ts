@@ -283,6 +283,24 @@ export async function runHostileBench(): Promise<HostileResult> {
         },
       },
       {
+        name: 'heavy texts', description: '100 stored 20,000-character Markdown notes read as HTML 100 at a time, and notes whose tables pad to a million cells, 3 loops',
+        run: async (attacker, until, answers, notes) => {
+          // Dense but allowed Markdown: emphasis, links and list items, about 20,000 characters.
+          const dense = Array.from({ length: 400 }, (_, n) => `- *item ${n}* [link](https://example.com/${n}) **b**`).join('\n').slice(0, 20_000);
+          let stored = 0;
+          for (let n = 0; n < 100 && Date.now() < until; n++) {
+            const response = await post(base, attacker.key, '/v1/notes', { body: dense, format: 'MARKDOWN', taskId: attacker.taskId });
+            if (response.status === 201) stored += 1;
+            await response.arrayBuffer();
+          }
+          notes.push(`${stored} dense notes stored`);
+          const padded = `${'|a'.repeat(100)}\n${'|-'.repeat(100)}\n${'|\n'.repeat(9790)}`;
+          await attackLoops(3, until, answers, async (i = Math.random()) => i < 0.5
+            ? statusOf(await post(base, attacker.key, '/graphql', { query: '{ notes(limit: 100) { items { id bodyHtml } } }' }))
+            : statusOf(await post(base, attacker.key, '/v1/notes', { body: padded, format: 'MARKDOWN', taskId: attacker.taskId })));
+        },
+      },
+      {
         name: 'wrong keys', description: 'random well-formed keys from 4 loops',
         run: (_attacker, until, answers) => attackLoops(4, until, answers, async () =>
           statusOf(await fetch(`${base}/v1/consumer-cases`, { headers: { 'x-api-key': `cpk_${randomBytes(32).toString('base64url')}` } }))),

@@ -121,6 +121,8 @@ const EnvSchema = z.object({
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   /** A request counts one rate-limit point per this much GraphQL cost (at least one); see docs/api-limits.md. */
   RATE_LIMIT_COST_PER_POINT: z.coerce.number().int().min(1).default(1000),
+  /** An answer counts one more rate-limit point per this many bytes (0: off); see docs/api-limits.md. */
+  RATE_LIMIT_BYTES_PER_POINT: z.coerce.number().int().min(0).default(262_144),
   /** Largest GraphQL document, in tokens (names, punctuation, values). */
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(5000),
   /** Deepest nesting of fields in a GraphQL operation (fragments add no level). */

@@ -133,6 +133,7 @@ export async function startService(config: Config, logger = createLogger(config.
   const app = createApp({
     graphql, schema, db, sessions, logger, store: storage.store, onboarding, queue, metricsToken: config.METRICS_TOKEN,
     rateLimits: { perKey: config.RATE_LIMIT_PER_KEY, perOrganization: config.RATE_LIMIT_PER_ORGANIZATION, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS },
+    answerBytesPerPoint: config.RATE_LIMIT_BYTES_PER_POINT,
     bodyLimit: config.BODY_LIMIT, maxUploadBytes: config.MAX_UPLOAD_BYTES, bodyTimeoutMs: config.REQUEST_BODY_TIMEOUT_MS,
     failedAuth: { burst: config.FAILED_AUTH_BURST, perMinute: config.FAILED_AUTH_PER_MINUTE },
     graphiqlPageLoads: { burst: config.GRAPHIQL_PAGE_BURST, perMinute: config.GRAPHIQL_PAGES_PER_MINUTE },

@@ -23,6 +23,7 @@ import type { JobQueue } from '../jobs/queue.ts';
 import { apiDocs } from './api-docs.ts';
 import { healthEndpoints } from './health.ts';
 import type { RateLimits } from '../auth/rate-limit-leases.ts';
+import { chargeAnswerBytes } from './answer-charge.ts';
 import { rateLimit } from './rate-limit.ts';
 import { createMetrics } from './metrics.ts';
 import { databaseRefusal, RETRY_AFTER_SECONDS } from '../db/unavailable.ts';
@@ -49,6 +50,8 @@ export function createApp(options: {
   onboarding: OnboardingService;
   queue: JobQueue;
   rateLimits: RateLimits;
+  /** One more rate-limit point per this many bytes of an answer (src/http/answer-charge.ts); 0: off. */
+  answerBytesPerPoint: number;
   metricsToken?: string;
   bodyLimit: string;
   maxUploadBytes: number;
@@ -125,6 +128,7 @@ export function createApp(options: {
 
   app.use(authenticateRequests(sessions, db, rateLimits, failedAuth));
   app.use(rateLimit(rateLimits));
+  app.use(chargeAnswerBytes(db, options.answerBytesPerPoint));
   app.use(graphqlMultipart({ maxUploadBytes }));
 
   app.use(graphqlJson({ graphql, maskError: createMaskError(schema, logger), bodyLimit }));

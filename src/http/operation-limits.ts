@@ -10,7 +10,7 @@ import type { Permission } from '../auth/permissions.ts';
 import { fieldCost } from './operation-cost.ts';
 import { connectionArgsProblem } from './connection-args.ts';
 import { InvalidArguments, type OperationInput, TooManyFields, walkOperation } from './operation-walk.ts';
-import { showRateLimit } from './rate-limit.ts';
+import { showRateLimit, takeFromCounters } from './rate-limit.ts';
 import { missingPermission, type RefusedField } from './selection-permissions.ts';
 import type { ServerContext } from './yoga.ts';
 
@@ -129,10 +129,7 @@ function refusal({ path, permission }: RefusedField) {
 export function useOperationLimits(limits: OperationLimits, db: Database): Plugin<ServerContext & Context> {
   // Parsed documents are cached and reused (yoga's parser cache, REST's saved operations): each is measured once.
   const shapeProblems = new WeakMap<DocumentNode, OperationLimitError | null>();
-  const takeFromCounter = async (bucket: string, window: Date, take: number) => {
-    const [row] = await db.$queryRaw<Array<{ count: number }>>`SELECT count_rate_limit_take(${bucket}, ${window}, ${take}) AS count`;
-    return row!.count;
-  };
+  const takeFromCounter = takeFromCounters(db);
   return {
     onParams({ params, setResult }) {
       // Counted before parsing (a parse error would be answered 200 to application/json callers).

@@ -51,6 +51,14 @@ export function showRateLimit(ctx: Pick<Context, 'set'>, counts: RequestCounts, 
   }
 }
 
+/** Adds `take` to one shared counter of a window (count_rate_limit_take) and answers its new count. */
+export function takeFromCounters(db: Database) {
+  return async (bucket: string, window: Date, take: number) => {
+    const [row] = await db.$queryRaw<Array<{ count: number }>>`SELECT count_rate_limit_take(${bucket}, ${window}, ${take}) AS count`;
+    return row!.count;
+  };
+}
+
 /** Deletes counters of windows that ended over an hour ago, every ten minutes, on one instance. */
 export async function attachRateLimitCleanup(queue: JobQueue, db: Database, logger: Logger) {
   await scheduleJob(queue, CLEANUP_QUEUE, '*/10 * * * *', async () => {
