@@ -44,6 +44,7 @@ describe('names in Arabic script against romanized names', () => {
     ['رشيد طعان كاظم', 'Rashid Taan KAZIM'],
     ['هدى صالح مهدي عماش', 'Huda Salih Mahdi AMMASH'],
     ['عبد القدوس مظهری', 'ABDUL QUDDUS MAZHARI'],
+    ['سيف الدين فليح حسن طه الراوي', 'Saif-al-Din Fulayyih Hassan Taha AL-RAWI'],
   ])('finds %s as %s, below an exact match', (query, listed) => {
     const hit = first(latinOnly, query, 'PERSON');
     expect(hit?.explanation.name.matched.toLowerCase()).toBe(listed.toLowerCase());
@@ -55,8 +56,8 @@ describe('names in Arabic script against romanized names', () => {
     const queries = devArabicScript(entries);
     expect(queries.length).toBeGreaterThan(150);
     const found = queries.filter((q) => q.expected.has(latinOnly.search({ name: q.name, kind: q.kind }, { limit: 1 })[0]?.entityId ?? ''));
-    // Measured 0.845 (0.005 before names in Arabic script were read as consonants).
-    expect(found.length / queries.length).toBeGreaterThan(0.78);
+    // Measured 0.887 (0.005 before names in Arabic script were read as consonants).
+    expect(found.length / queries.length).toBeGreaterThan(0.85);
   });
 });
 

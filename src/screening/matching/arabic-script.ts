@@ -24,6 +24,8 @@ const LETTER_CLASS: Record<string, string> = {
 const VOWEL_LETTERS = new Set(['ا', 'أ', 'إ', 'آ', 'ٱ', 'ى', 'ء', 'ئ', 'ؤ', 'ع', 'و', 'ي', 'ی', 'ۍ', 'ې']);
 /** Son of, daughter of: dropped as the Latin bin / ibn are. */
 const PARTICLES = new Set(['بن', 'ابن', 'بنت', 'إبن']);
+/** Words that only join a name (in, and, of, on): dropped as the Latin ones are from organizations' names. */
+const JOINING = new Set(['في', 'و', 'من', 'على', 'عن', 'فی']);
 const ABD = 'عبد';
 const ALLAH = new Set(['الله', 'لله', 'اللہ']);
 
@@ -84,9 +86,12 @@ function romanSkeleton(word: string, digraphs: boolean): string {
   return out;
 }
 
+/** A skeleton of one consonant (Rawi: r) pairs words, but only as a resemblance: enough to count, not to anchor a name. */
+const ONE_LETTER = 0.85;
+
 /** A word in Arabic script against a romanized word with its skeleton: the same consonants, the vowels unknown, so below an exact match; less for skeletons of two letters (Ali / Ala / Eli). */
 export function skeletonSimilarity(skeleton: string): number {
-  return skeleton.length >= 3 ? 0.95 : 0.93;
+  return skeleton.length >= 3 ? 0.95 : skeleton.length === 2 ? 0.93 : ONE_LETTER;
 }
 
 const ascii = (word: string) => anyAscii(word).toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -122,7 +127,7 @@ export function arabicReadings(name: string): NamePart[][] {
       push({ text: ascii(word), optional: false });
       continue;
     }
-    if (PARTICLES.has(word) && i > 0) continue;
+    if ((PARTICLES.has(word) && i > 0) || JOINING.has(word)) continue;
     // Abd written apart (عبد الله) or run together with its name (عبدالرحمن).
     const rest = word === ABD && i + 1 < all.length ? all[++i] : word.startsWith(ABD) && [...word].length > 4 ? word.slice(ABD.length) : undefined;
     if (rest !== undefined) {
@@ -147,5 +152,9 @@ export function arabicReadings(name: string): NamePart[][] {
   return compound ? [keep(apart), keep(joined)] : [keep(apart)];
 }
 
-const article = (word: string) => (word.startsWith('ال') && [...word].length >= 4 ? word.slice(2) : word);
+/** The article off a word, with a conjunction or preposition written onto it (wa-al-, bi-al-, li-l-: والجهاد, بالعراق, للدعوة). */
+const article = (word: string) => {
+  const bare = word.replace(/^(?:[وفبك]?ال|لل)(?=.{2})/u, '');
+  return [...bare].length >= 2 ? bare : word;
+};
 const collapse = (skeleton: string) => skeleton.replace(/(.)\1+/g, '$1');

@@ -90,7 +90,11 @@ export function nameParts(name: string, kind: NameKind = 'OTHER'): NamePart[] {
 
 /** The parts of each Latin reading of a name: one, or several for Chinese characters and Hangul (see cjk-readings.ts); Arabic script read as consonants (arabic-script.ts). */
 export function nameRenderings(name: string, kind: NameKind = 'OTHER'): NamePart[][] {
-  if (hasArabic(name)) return arabicReadings(name);
+  // A name in Arabic script with its romanization beside it (Akrin Saleh Akrin (أقرين صالح أقرين)): each read as it is written.
+  if (hasArabic(name)) {
+    const latin = name.replace(/\p{Script=Arabic}+/gu, ' ');
+    return [...arabicReadings(name.replace(/[\p{Script=Latin}\d]+/gu, ' ')), ...(/\p{L}/u.test(latin) ? cjkReadings(latin).map((reading) => nameParts(reading, kind)) : [])];
+  }
   return cjkReadings(name).map((reading) => nameParts(reading, kind));
 }
 

@@ -55,7 +55,7 @@ export class TokenVocabulary {
     if (frame) append(this.frames, frame, id);
     // Each word by its skeleton, and with an article run onto it by the skeleton of the rest (Elsseid: sd).
     for (const word of /^[ae]l.{3}/.test(text) ? [text, text.slice(2)] : [text]) {
-      for (const consonants of romanSkeletons(word)) if (consonants.length >= 2) append(this.skeletons, consonants, id);
+      for (const consonants of romanSkeletons(word)) if (consonants && consonants !== '*') append(this.skeletons, consonants, id);
     }
     if (text.length >= MIN_TYPO_LOOKUP) for (const variant of letterDeletions(text)) append(this.textNeighbours, variant, id);
     let keyId = this.keyIds.get(key);
@@ -148,14 +148,20 @@ export class TokenVocabulary {
         for (const id of this.textNeighbours.get(variant) ?? []) ids.add(id);
       }
     }
-    // A word in Arabic script: the romanized words with its skeleton.
-    const readings = query.skeleton ? new Set(this.skeletons.get(query.skeleton)) : undefined;
-    for (const id of readings ?? []) ids.add(id);
     const found: Array<[number, number]> = [];
     for (const id of ids) {
-      const token = this.tokens[id]!;
-      const similarity = query.text.length === 1 ? 1 : Math.max(tokenSimilarity(query, token), readings?.has(id) ? skeletonSimilarity(query.skeleton!) : 0);
+      const similarity = query.text.length === 1 ? 1 : tokenSimilarity(query, this.tokens[id]!);
       if (similarity >= MIN_PAIR) found.push([id, similarity]);
+    }
+    // A word in Arabic script: the romanized words with its skeleton, at the skeleton's similarity (its letters say nothing more).
+    if (query.skeleton) {
+      const reading = skeletonSimilarity(query.skeleton);
+      const at = new Map(found.map(([id], k) => [id, k]));
+      for (const id of this.skeletons.get(query.skeleton) ?? []) {
+        const k = at.get(id);
+        if (k === undefined) found.push([id, reading]);
+        else found[k]![1] = Math.max(found[k]![1], reading);
+      }
     }
     found.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
     return { ids: found.map(([id]) => id), similarities: found.map(([, s]) => s) };
