@@ -70,7 +70,15 @@ export const CULTURES: Culture[] = [
       Su-ah Ha-yoon Ji-min Eun-ji Hye-jin Soo-jin Yoo-jin Mi-kyung Eun-young Jung-hee Young-hee Sun-hee Min-ji`),
     family: words(`Kim Lee Park Choi Jung Kang Cho Yoon Jang Lim Han Oh Seo Shin Kwon Hwang Ahn Song Jeon Hong Yoo Ko Moon
       Yang Son Bae Baek Heo Nam Noh Ha Kwak Sung Cha Joo Woo Min Ryu Na Jin`),
-    compose: (given, family, random) => { const g = given(); const form = random(); return form < 0.4 ? `${family()} ${g}` : form < 0.7 ? `${family()} ${g.replace('-', ' ')}` : `${family()} ${g.replace('-', '').toLowerCase()}`; },
+    compose: (given, family, random) => {
+      const g = given();
+      const form = random();
+      // Family name first, the given name hyphenated, spaced or joined; or given name first, as abroad.
+      if (form < 0.3) return `${family()} ${g}`;
+      if (form < 0.5) return `${family()} ${g.replace('-', ' ')}`;
+      if (form < 0.7) return `${family()} ${g.replace('-', '').toLowerCase()}`;
+      return `${g} ${family()}`;
+    },
   },
   {
     name: 'Chinese',
@@ -78,7 +86,7 @@ export const CULTURES: Culture[] = [
       Xin Yu Hao Yi Chen Lin Ling Na Ting Juan Peng Bin Hua Kai Long Ning Qing Rui`),
     family: words(`Wang Li Zhang Liu Chen Yang Huang Zhao Wu Zhou Xu Sun Ma Zhu Hu Guo He Lin Gao Luo Zheng Liang Xie Song
       Tang Han Feng Deng Cao Peng Zeng Xiao Tian Dong Pan Yuan Cai Jiang Yu Du Ye Cheng Wei Su Lu Ding Ren Shen Yao`),
-    compose: (given, family, random) => (random() < 0.3 ? `${family()} ${given()}${given().toLowerCase()}` : `${family()} ${given()}`),
+    compose: (given, family, random) => (random() < 0.3 ? `${family()} ${given()}${given().toLowerCase()}` : random() < 0.6 ? `${family()} ${given()}` : `${given()} ${family()}`),
   },
   {
     name: 'Persian',

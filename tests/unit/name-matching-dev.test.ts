@@ -67,6 +67,15 @@ describe('Abd names', () => {
   });
 });
 
+describe('words run together', () => {
+  it.each([
+    ['Mohammadbagheri', 'Mohammad BAGHERI'],
+    ['Hamidabdallah Al Ali', "Hamid 'Abdallah AL-'ALI"],
+  ])('splits %s as the lists write it', (query, listed) => {
+    expect(index.search({ name: query, kind: 'PERSON' }, { limit: 5 }).map((h) => h.explanation.name.matched.toLowerCase())).toContain(listed.toLowerCase());
+  });
+});
+
 describe('very common names of many cultures', () => {
   it.each([
     ['Pedro Sanchez', 'a surname the listed Pedro SANCHEZ MEDRANO has besides'],

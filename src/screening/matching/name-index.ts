@@ -1,6 +1,7 @@
 import type { ListedEntity, NameStrength } from '../lists/listed-entity.ts';
 import { applyFeatures, type Effect } from './entity-features.ts';
 import { NameTable, STRENGTHS } from './name-table.ts';
+import { servantOf } from './arabic-names.ts';
 import { legalForm, type NameKind, type NamePart, nameRenderings } from './normalize.ts';
 import { type QueryPosition, Shortlister } from './shortlist.ts';
 import { type Alignment, alignNames, joinedSimilarity, type Token, tokenSimilarity } from './similarity.ts';
@@ -59,6 +60,8 @@ const SHORTLIST = 24;
 const WRITTEN_APART = 0.99;
 /** Shortest halves a query word is split into. */
 const MIN_SPLIT = 3;
+/** Words this long are tried in two even when a listed word resembles them. */
+const LONG_WORD = 10;
 
 interface BestName {
   name: number;
@@ -175,7 +178,9 @@ export class NameIndex {
     const out: NamePart[] = [];
     let changed = false;
     for (const [k, part] of parts.entries()) {
-      const pieces = part.optional || part.skeleton || positions[k]!.similar.ids.length ? null : this.pieces(part.text, kind);
+      // Long words are tried even when some listed word resembles them (Mohammadbagheri: Mohammadbagher, Mohammad Bagheri).
+      const tried = !part.optional && !part.skeleton && (!positions[k]!.similar.ids.length || part.text.length >= LONG_WORD);
+      const pieces = tried ? this.pieces(part.text, kind) : null;
       if (pieces) changed = true;
       out.push(...(pieces ?? [part]));
     }
@@ -184,17 +189,22 @@ export class NameIndex {
 
   private pieces(text: string, kind: NameKind): NamePart[] | null {
     const listed = (word: string): NamePart | null => (word.length >= MIN_SPLIT && this.vocabulary.idOf(word) !== undefined ? { text: word, optional: false } : null);
-    const piece = (word: string): NamePart | null => {
+    const piece = (word: string): NamePart[] | null => {
       const form = kind === 'PERSON' ? undefined : legalForm(word);
-      return form ? { text: form, optional: true } : listed(word);
+      if (form) return [{ text: form, optional: true }];
+      const found = listed(word);
+      if (found) return [found];
+      // An Abd name as the index writes it (Hamidabdallah: hamid, abd lah).
+      const servant = servantOf([word]);
+      return servant.length === 2 && servant.every((w) => this.vocabulary.idOf(w) !== undefined) ? servant.map((w) => ({ text: w, optional: false })) : null;
     };
-    // Al-Zeydi written alzeydi, Jihad-al-Din written jihadal din, 'Ala'-al-Din written alaal din.
-    const article = (/^[ae]l/.test(text) && listed(text.slice(2))) || (/al$/.test(text) && text.length >= 5 && listed(text.slice(0, -2)));
+    // Al-Zeydi written alzeydi, Jihad-al-Din written jihadal din, 'Ala'-al-Din written alaal din, Bin Ladin written binladin.
+    const article = (/^(?:[ae]l)/.test(text) && listed(text.slice(2))) || (/^(?:bin|ibn|ben)/.test(text) && listed(text.slice(3))) || (/al$/.test(text) && text.length >= 5 && listed(text.slice(0, -2)));
     if (article) return [article];
     for (let at = MIN_SPLIT; at <= text.length - MIN_SPLIT; at++) {
       const [left, right] = [piece(text.slice(0, at)), piece(text.slice(at))];
       // Two short pieces are mostly chance (Jensen: jen sen), and costly to search.
-      if (left && right && Math.max(left.text.length, right.text.length) > MIN_SPLIT) return [left, right];
+      if (left && right && Math.max(text.slice(0, at).length, text.length - at) > MIN_SPLIT) return [...left, ...right];
     }
     return null;
   }
