@@ -60,7 +60,7 @@ const SHORTLIST = 24;
 const WRITTEN_APART = 0.99;
 /** Shortest halves a query word is split into. */
 const MIN_SPLIT = 3;
-/** Words this long are tried in two even when a listed word resembles them. */
+/** Words this long that no name carries are tried in two even when a listed word resembles them. */
 const LONG_WORD = 10;
 
 interface BestName {
@@ -178,8 +178,9 @@ export class NameIndex {
     const out: NamePart[] = [];
     let changed = false;
     for (const [k, part] of parts.entries()) {
-      // Long words are tried even when some listed word resembles them (Mohammadbagheri: Mohammadbagher, Mohammad Bagheri).
-      const tried = !part.optional && !part.skeleton && (!positions[k]!.similar.ids.length || part.text.length >= LONG_WORD);
+      // Long words no name carries are tried even when some listed word resembles them (Mohammadbagheri: Mohammadbagher, Mohammad Bagheri).
+      const unlisted = part.text.length >= LONG_WORD && this.vocabulary.idOf(part.text) === undefined;
+      const tried = !part.optional && !part.skeleton && (!positions[k]!.similar.ids.length || unlisted);
       const pieces = tried ? this.pieces(part.text, kind) : null;
       if (pieces) changed = true;
       out.push(...(pieces ?? [part]));

@@ -240,11 +240,12 @@ export function alignNames(
   }
   // Abd is half of a name (Abd al-Nasir): it does not agree when the listed name after it pairs with another word of the query
   // (Abdelnasser is not Nasser Abdallah, Abdur Rahman is not Abd al-Hamid Rahman), nor when the query's pairs before it.
-  const listedOf = new Map(pairs.map((p) => [p.i, p.j]));
-  const queryOf = new Map(pairs.map((p) => [p.j, p.i]));
-  for (let k = pairs.length - 1; k >= 0; k--) {
+  const servant = query.some((t) => t.text === SERVANT);
+  const listedOf = servant ? new Map(pairs.map((p) => [p.i, p.j])) : undefined;
+  const queryOf = servant ? new Map(pairs.map((p) => [p.j, p.i])) : undefined;
+  for (let k = servant ? pairs.length - 1 : -1; k >= 0; k--) {
     const { i, j } = pairs[k]!;
-    if (query[i]!.text !== SERVANT || !(((queryOf.get(j + 1) ?? i + 1) !== i + 1) || (listedOf.get(i + 1) ?? j) < j)) continue;
+    if (query[i]!.text !== SERVANT || !(((queryOf!.get(j + 1) ?? i + 1) !== i + 1) || (listedOf!.get(i + 1) ?? j) < j)) continue;
     pairedQuery[i] = false;
     pairedListed[j] = false;
     pairs.splice(k, 1);
