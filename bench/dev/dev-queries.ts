@@ -12,6 +12,9 @@ import { COMPANY_WORDS, CULTURES } from './common-names.ts';
 /** Legal forms and joining words as a reader would drop them (not the matcher's list). */
 const LEGAL = new Set(['co', 'ltd', 'limited', 'llc', 'l', 'inc', 'corp', 'corporation', 'company', 'sa', 'sas', 'ltda', 'gmbh', 'jsc', 'ooo', 'oao', 'zao', 'pao', 'ao', 'fze', 'fzco', 'plc', 'srl', 'sarl', 'bv', 'nv', 'ag', 'the', 'de', 'cv', 'pte', 'pjsc', 'cjsc', 'ojsc', 'lp', 'llp', 'cia', 'c', 'a', 's']);
 
+/** Titles and honorifics written with names (general knowledge, not the matcher's list). */
+const DEV_TITLES = ['doctor', 'dr', 'engineer', 'eng', 'mufti', 'qari', 'hafiz', 'ustad', 'ustadh', 'imam', 'amir', 'emir', 'sheikh', 'shaykh', 'haji', 'hajji', 'mawlana', 'mullah', 'mulla', 'general', 'colonel', 'major', 'captain', 'prof', 'mr', 'mrs', 'sir', 'senator', 'judge', 'minister', 'president', 'commander', 'lieutenant', 'brigadier'];
+
 export interface DevUnlisted {
   name: string;
   group: string;
@@ -131,6 +134,11 @@ export function devVariants(entries: IndexedEntity[], perVariant = 150, seed = 2
       if (!options.length) return null;
       const [i, others] = pick(options);
       return words.map((w, k) => (k === i ? pick(others) : w));
+    },
+    'title anywhere': (words, kind) => {
+      if (kind !== 'PERSON' || words.length < 2) return null;
+      const at = Math.floor(random() * (words.length + 1));
+      return [...words.slice(0, at), pick(DEV_TITLES), ...words.slice(at)];
     },
     'split': (words) => {
       const long = words.map((w, i) => [w, i] as const).filter(([w]) => w.length >= 8);

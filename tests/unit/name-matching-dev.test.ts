@@ -67,6 +67,18 @@ describe('Abd names', () => {
   });
 });
 
+describe('titles in any position', () => {
+  it.each([
+    ['Hassan Hijazi Eng', 'Hassan HIJAZI'],
+    ['Doctor Angie Craig', 'Angie Craig'],
+    ['Haji Noorullah Qari', 'Haji NOORULLAH'],
+  ])('finds %s as %s', (query, listed) => {
+    const hit = first(index, query, 'PERSON');
+    expect(hit?.explanation.name.matched).toBe(listed);
+    expect(hit!.score).toBeGreaterThanOrEqual(DEFAULT_THRESHOLD);
+  });
+});
+
 describe('words run together', () => {
   it.each([
     ['Mohammadbagheri', 'Mohammad BAGHERI'],

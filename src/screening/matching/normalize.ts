@@ -15,10 +15,11 @@ const TITLES = new Set([
   'mr', 'mrs', 'ms', 'miss', 'dr', 'prof', 'professor', 'sir', 'dame', 'lord', 'lady', 'sheikh', 'shaikh', 'shaykh', 'sheik', 'haji',
   'hajji', 'hadji', 'alhaji', 'mullah', 'mulla', 'maulana', 'maulvi', 'mawlawi', 'ayatollah', 'hojatoleslam', 'gen', 'general', 'lt', 'col',
   'colonel', 'maj', 'capt', 'captain', 'brig', 'brigadier', 'adm', 'admiral', 'sgt', 'rev', 'reverend', 'fr', 'hon', 'honorable',
-  'honourable', 'excellency',
+  'honourable', 'excellency', 'doctor', 'engineer', 'eng', 'mufti', 'qari', 'hafiz', 'ustad', 'ustadh', 'ustaz', 'mawlana', 'major', 'senator',
+  'judge', 'minister', 'president', 'commander', 'lieutenant', 'mister', 'madam',
 ]);
 /** Titles that are also surnames (Umair Naeem SHEIKH): last in a person's name, such a title is the surname. */
-const SURNAME_TITLES = new Set(['sheikh', 'shaikh', 'shaykh', 'sheik', 'haji', 'hajji', 'hadji', 'alhaji', 'mullah', 'mulla', 'maulana', 'lord']);
+const SURNAME_TITLES = new Set(['sheikh', 'shaikh', 'shaykh', 'sheik', 'haji', 'hajji', 'hadji', 'alhaji', 'mullah', 'mulla', 'maulana', 'lord', 'major', 'judge', 'hafiz']);
 
 /** Generational and degree suffixes of persons; in an organization's name they tell companies apart (Investments II / III). */
 const SUFFIXES = new Set(['jr', 'sr', 'ii', 'iii', 'iv', 'esq', 'phd']);
