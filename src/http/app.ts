@@ -103,7 +103,9 @@ export function createApp(options: {
       // Outside GraphQL (authentication, onboarding pages) the same rule: no database is a 503.
       const error = (!(caught instanceof AppError) && databaseRefusal(caught)) || caught;
       const status = statusOf(error);
-      if (status >= 500) logger.error({ err: error }, 'unhandled error');
+      // A 503 we chose (busy, a share used up) is the service refusing under load, not a fault: a warning without a stack.
+      if (status === 503 && error instanceof AppError) logger.warn(`refused: ${error.message}`);
+      else if (status >= 500) logger.error({ err: error }, 'unhandled error');
       // Typed errors say what happened (503 included); anything else at 5xx is masked.
       const message =
         error instanceof AppError || (status < 500 && error instanceof Error) ? (error as Error).message : GENERIC_SERVER_ERROR;

@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
 import type { RunningService } from '../../src/service.ts';
@@ -25,12 +26,15 @@ let slow: TestOrganization;
 let other: TestOrganization;
 let locker: pg.Client;
 let watcher: pg.Client;
+/** The service's log, as JSON lines. */
+const logLines: Array<{ level: number; msg: string; err?: { stack?: string } }> = [];
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'pool-share-pg-'));
   database = await startEmbeddedPostgres({ dataDir, port: await freePort(), ephemeral: true });
   service = await startTestService({
     databaseUrl: database.url,
+    logger: pino({ level: 'info' }, { write: (line: string) => logLines.push(JSON.parse(line)) }),
     env: { DATABASE_POOL_SIZE: String(POOL_SIZE), REQUEST_CONNECTION_WAIT_MS: '1500', REQUEST_STATEMENT_TIMEOUT_MS: '15000', REQUEST_LOCK_TIMEOUT_MS: '15000' },
   });
   slow = await createOrganization(service.db, undefined, 'pool-share-slow');
@@ -71,6 +75,10 @@ describe('each organization\'s share of the request pool', () => {
       expect(refused.body).toEqual({ statusCode: 503, error: 'Service Unavailable', message: expect.stringContaining('REQUEST_CONNECTIONS_PER_ORGANIZATION') });
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(await waitingForLocks()).toBe(SHARE);
+      // A refusal under load is a warning without a stack, not an error: a tenant cannot flood the error log.
+      const logged = logLines.filter((line) => line.msg.includes('REQUEST_CONNECTIONS_PER_ORGANIZATION') || line.err?.stack?.includes('REQUEST_CONNECTIONS_PER_ORGANIZATION'));
+      expect(logged.length).toBeGreaterThan(0);
+      expect(logged.every((line) => line.level === 40 && line.err === undefined)).toBe(true);
     } finally {
       await locker.query('COMMIT');
     }
