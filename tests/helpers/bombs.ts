@@ -212,3 +212,53 @@ export async function pngBomb(width: number, height: number, megabytes: number):
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   return Buffer.concat([signature, pngChunk('IHDR', header), pngChunk('IDAT', await deflatedZeros(megabytes)), pngChunk('IEND', Buffer.alloc(0))]);
 }
+
+/**
+ * A one-page PDF (cross-reference stream) whose content stream is `megabytes`
+ * of zeros, deflated and hex-encoded, under `/Filter 7 0 R` = [/AHx /Fl].
+ * Object 7 is `where`: 'once' a plain object; 'object stream' inside an object
+ * stream (its header numbering it 99: pdf.js goes by its index); 'twice' a
+ * plain object the cross-reference points to, then a second definition /Foo.
+ */
+export async function indirectFilterBombPdf(megabytes: number, where: 'once' | 'object stream' | 'twice'): Promise<Buffer> {
+  const hex = Buffer.from(`${(await deflatedZeros(megabytes)).toString('hex')}>`, 'latin1');
+  const chain = '[/AHx /Fl]';
+  const packed = `99 0 ${chain}`;
+  const objects: Array<[number, Buffer | string]> = [
+    [1, '<< /Type /Catalog /Pages 2 0 R >>'],
+    [2, '<< /Type /Pages /Kids [3 0 R] /Count 1 >>'],
+    [3, '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>'],
+    [4, Buffer.concat([Buffer.from(`<< /Length ${hex.length} /Filter 7 0 R >>\nstream\n`), hex, Buffer.from('\nendstream')])],
+  ];
+  if (where === 'object stream') objects.push([6, `<< /Type /ObjStm /N 1 /First 5 /Length ${packed.length} >>\nstream\n${packed}\nendstream`]);
+  else objects.push([7, chain]);
+  const parts: Buffer[] = [Buffer.from('%PDF-1.7\n')];
+  let size = parts[0]!.length;
+  const offsets = new Map<number, number>();
+  const add = (number: number, body: Buffer | string) => {
+    offsets.set(number, size);
+    const object = Buffer.concat([Buffer.from(`${number} 0 obj\n`), typeof body === 'string' ? Buffer.from(body, 'latin1') : body, Buffer.from('\nendobj\n')]);
+    parts.push(object);
+    size += object.length;
+  };
+  for (const [number, body] of objects) add(number, body);
+  const seven = offsets.get(7);
+  if (where === 'twice') add(7, '/Foo');
+  // Cross-reference stream rows (W [1 4 2]): 0 free, 1 in use at an offset, 2 in object stream 6 at an index.
+  const row = (type: number, field: number, index: number) => {
+    const bytes = Buffer.alloc(7);
+    bytes.writeUInt8(type, 0);
+    bytes.writeUInt32BE(field, 1);
+    bytes.writeUInt16BE(index, 5);
+    return bytes;
+  };
+  const xrefAt = size;
+  const rows = Buffer.concat([
+    row(0, 0, 65535), ...[1, 2, 3, 4].map((n) => row(1, offsets.get(n)!, 0)), row(0, 0, 0),
+    offsets.has(6) ? row(1, offsets.get(6)!, 0) : row(0, 0, 0),
+    seven === undefined ? row(2, 6, 0) : row(1, seven, 0), row(1, xrefAt, 0),
+  ]);
+  add(8, Buffer.concat([Buffer.from(`<< /Type /XRef /Size 9 /W [1 4 2] /Root 1 0 R /Length ${rows.length} >>\nstream\n`), rows, Buffer.from('\nendstream')]));
+  parts.push(Buffer.from(`startxref\n${xrefAt}\n%%EOF\n`));
+  return Buffer.concat(parts);
+}

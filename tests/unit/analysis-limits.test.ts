@@ -11,8 +11,8 @@ import { lzwSize } from '../../src/analysis/engines/pdf-filters.ts';
 import { DecompressionBudget } from '../../src/analysis/engines/decompression.ts';
 import { checkPdfStreams } from '../../src/analysis/engines/pdf-streams.ts';
 import {
-  ascii85FlateBombPdf, doubleFlateBombPdf, flateBombPdf, flateRunLengthBombPdf, hugeImagePdf, largePagePdf, lzwBombPdf, lzwZeros, padStreamKeywords, rewritePdf,
-  wrongIndirectLengths,
+  ascii85FlateBombPdf, doubleFlateBombPdf, flateBombPdf, flateRunLengthBombPdf, hugeImagePdf, indirectFilterBombPdf, largePagePdf, lzwBombPdf, lzwZeros,
+  padStreamKeywords, rewritePdf, wrongIndirectLengths,
 } from '../helpers/bombs.ts';
 
 afterAll(() => stopOcr());
@@ -76,6 +76,34 @@ describe('compressed streams', () => {
     // ...and so does the analysis.
     await expect(analyzeLocally(bomb, 'application/pdf', LIMITS)).rejects.toMatchObject(refusal);
   }, 60_000);
+
+  it('measures a chain given by reference to an object defined once: [/AHx /Fl] as 7 0 R', async () => {
+    const bomb = await indirectFilterBombPdf(100, 'once');
+    const budget = new DecompressionBudget(LIMITS.maxDecompressedBytes, 'PDF');
+    await expect(checkPdfStreams(bomb, budget, LIMITS.maxMegapixels)).rejects.toMatchObject({
+      status: 422, message: 'file: the PDF decompresses to more than 64 MB; the limit is 64 MB',
+    });
+  }, 60_000);
+
+  // pdf.js finds the object through the cross-reference stream, which the check does not decode.
+  it.each([
+    ['stored in an object stream (numbered 99 in its header, found by index)', 'object stream', 'object 7 0, which may be stored in an object stream'],
+    ['defined twice, the cross-reference pointing at the first', 'twice', 'object 7 0, which is defined 2 times'],
+  ] as const)('refuses a [/AHx /Fl] bomb whose /Filter is a reference to an object %s', async (_where, where, reason) => {
+    const bomb = await indirectFilterBombPdf(100, where);
+    const refusal = { status: 422, message: `file: the PDF could not be checked (a stream's /Filter or /DecodeParms refers to ${reason})` };
+    const budget = new DecompressionBudget(LIMITS.maxDecompressedBytes, 'PDF');
+    await expect(checkPdfStreams(bomb, budget, LIMITS.maxMegapixels)).rejects.toMatchObject(refusal);
+    await expect(analyzeLocally(bomb, 'application/pdf', LIMITS)).rejects.toMatchObject(refusal);
+  }, 60_000);
+
+  it('passes an ordinary PDF saved with object streams (its filters direct)', async () => {
+    const document = await PDFDocument.create();
+    document.addPage([595, 842]).drawText('Object streams hold this page');
+    const pdf = Buffer.from(await document.save({ useObjectStreams: true }));
+    expect(pdf.toString('latin1')).toContain('/ObjStm');
+    await checkPdfStreams(pdf, new DecompressionBudget(LIMITS.maxDecompressedBytes, 'PDF'), LIMITS.maxMegapixels);
+  });
 
   it('refuses an image whose declared size is written /Subtype /Im#61ge /W#69dth', async () => {
     const image = rewritePdf(rewritePdf(await hugeImagePdf(10_000, 10_000), '/Image', '/Im#61ge'), '/Width', '/W#69dth');

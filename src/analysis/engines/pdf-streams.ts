@@ -21,7 +21,11 @@ type FoundStream = { dictionary: PdfDict; start: number; end: number };
  * would inflate object streams in full to find the rest. Each stream's data is
  * found as pdf.js finds it (the keyword's line skipped whatever it holds;
  * /Length, direct or indirect, where `endstream` follows it, else up to
- * `endstream`). A file built to slip past this (an encrypted one, whose
+ * `endstream`). Object streams are not read (pdf.js finds an object in one
+ * by its index in the cross-reference stream, which this check does not
+ * decode): a /Filter or /DecodeParms given by reference is followed only when
+ * its object is certain (see PdfFile.certain), else the file is refused.
+ * A file built to slip past this (an encrypted one, whose
  * streams cannot be read here) is still bounded by the worker's memory limit
  * and the analysis time limit. Linear in the file's size: objects read over
  * each other (headers inside other objects) count against a work limit.
@@ -30,6 +34,8 @@ export async function checkPdfStreams(data: Buffer, budget: DecompressionBudget,
   const file = new PdfFile(data.toString('latin1'));
   const streams: FoundStream[] = [];
   file.readAll((stream) => streams.push(stream));
+  // pdf.js takes as an object stream any stream the cross-reference points to that has /N and /First (its /Type unchecked).
+  file.hasObjectStreams = streams.some(({ dictionary }) => dictionary.has('N') && dictionary.has('First'));
   for (const { dictionary, start, end } of streams) {
     checkImageSize(dictionary, file, maxMegapixels);
     const bytes = data.subarray(start, end);
@@ -41,22 +47,22 @@ export async function checkPdfStreams(data: Buffer, budget: DecompressionBudget,
 
 /** A stream's filters in order, each with its EarlyChange, as pdf.js reads them (dict.get("F", "Filter"), references followed); a value that is not a name ends the chain. */
 function filterChain(dictionary: PdfDict, file: PdfFile): FilterLayer[] {
-  const filter = file.value(dictionary.has('F') ? dictionary.get('F') : dictionary.get('Filter'));
-  const params = file.value(dictionary.has('DP') ? dictionary.get('DP') : dictionary.get('DecodeParms'));
+  const filter = file.certain(dictionary.has('F') ? dictionary.get('F') : dictionary.get('Filter'));
+  const params = file.certain(dictionary.has('DP') ? dictionary.get('DP') : dictionary.get('DecodeParms'));
   if (filter instanceof PdfName) return [{ name: filter.name, earlyChange: earlyChange(params, file) }];
   if (!Array.isArray(filter)) return [];
   const layers: FilterLayer[] = [];
   for (const [index, entry] of filter.entries()) {
-    const name = file.value(entry);
+    const name = file.certain(entry);
     if (!(name instanceof PdfName)) break;
     // pdf.js: with an array of filters, only an array of parameters applies.
-    layers.push({ name: name.name, earlyChange: earlyChange(Array.isArray(params) ? file.value(params[index]) : null, file) });
+    layers.push({ name: name.name, earlyChange: earlyChange(Array.isArray(params) ? file.certain(params[index]) : null, file) });
   }
   return layers;
 }
 
 function earlyChange(params: PdfValue | undefined, file: PdfFile): 0 | 1 {
-  return params instanceof Map && file.value(params.get('EarlyChange')) === 0 ? 0 : 1;
+  return params instanceof Map && file.certain(params.get('EarlyChange')) === 0 ? 0 : 1;
 }
 
 /** How much reading objects may cost, past the file's own size (objects read over each other). */
@@ -67,6 +73,10 @@ const WORK_FLOOR = 1024 * 1024;
 class PdfFile {
   readonly #text: string;
   readonly #starts = new Map<string, number>();
+  /** How many times each object number is defined (`n g obj` headers, wherever they stand, any generation). */
+  readonly #definitions = new Map<string, number>();
+  /** Whether a stream could serve pdf.js as an object stream, where any object may be found instead. */
+  hasObjectStreams = false;
   readonly #resolved = new Map<string, PdfValue>();
   #work = 0;
   readonly #maxWork: number;
@@ -74,7 +84,11 @@ class PdfFile {
   constructor(text: string) {
     this.#text = text;
     this.#maxWork = WORK_PER_BYTE * text.length + WORK_FLOOR;
-    for (const match of text.matchAll(OBJECT_HEADER)) this.#starts.set(`${match[1]} ${match[2]}`, match.index + match[0].length);
+    for (const match of text.matchAll(OBJECT_HEADER)) {
+      const key = `${match[1]} ${match[2]}`;
+      this.#starts.set(key, match.index + match[0].length);
+      this.#definitions.set(match[1]!, (this.#definitions.get(match[1]!) ?? 0) + 1);
+    }
   }
 
   /** Reads every object after every header, handing each stream found to `found`. */
@@ -92,6 +106,23 @@ class PdfFile {
     const resolved = start === undefined ? null : this.#read(start, () => {});
     this.#resolved.set(value.key, resolved);
     return resolved;
+  }
+
+  /**
+   * `value`, a reference followed only where the object pdf.js reads is
+   * certain: defined once in the file and no object stream that could hold it
+   * instead (pdf.js locates objects through the cross-reference, which may
+   * point into an object stream, or at any one of several definitions).
+   * Else refused: a filter the check cannot see is one it cannot measure.
+   */
+  certain(value: PdfValue | undefined): PdfValue | undefined {
+    if (!(value instanceof PdfRef)) return value;
+    const definitions = this.#definitions.get(value.key.split(' ')[0]!) ?? 0;
+    if (definitions > 1 || this.hasObjectStreams) {
+      const where = definitions > 1 ? `is defined ${definitions} times` : 'may be stored in an object stream';
+      throw new AppError('UNPROCESSABLE', `file: the PDF could not be checked (a stream's /Filter or /DecodeParms refers to object ${value.key}, which ${where})`);
+    }
+    return this.value(value);
   }
 
   #read(start: number, found: (stream: FoundStream) => void): PdfValue {
