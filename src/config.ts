@@ -179,6 +179,10 @@ const EnvSchema = z.object({
   /** Words an analysis may find on one page, and in the whole document (422 past them): results are kept and read back whole. */
   ANALYSIS_MAX_WORDS_PER_PAGE: z.coerce.number().int().min(1).default(3000),
   ANALYSIS_MAX_WORDS: z.coerce.number().int().min(1).default(30_000),
+  /** Characters of all the words an analysis may find in a document (422 past it): 30 dense pages hold about 220,000. */
+  ANALYSIS_MAX_TEXT_CHARS: z.coerce.number().int().min(1).default(500_000),
+  /** Megabytes of blocks (JSON) an analysis may produce (422 past it); four fit the GraphQL cost limit. */
+  ANALYSIS_MAX_BLOCKS_MB: z.coerce.number().min(0.001).default(14),
   /** Local-engine processes per instance: analyses that run at once. */
   ANALYSIS_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
   /** Of those, how many one organization may use at once; unset: all but one (the rest stay free for others). */

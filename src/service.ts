@@ -86,7 +86,7 @@ export async function startService(config: Config, logger = createLogger(config.
     engine,
     slots: { size: config.ANALYSIS_WORKERS, perOrganization: config.ANALYSIS_WORKERS_PER_ORGANIZATION, maxWaitingPerOrganization: config.ANALYSIS_MAX_WAITING_PER_ORGANIZATION },
     waitTimeoutMs: config.ANALYSIS_WAIT_TIMEOUT_MS,
-    outputLimits: { maxWordsPerPage: config.ANALYSIS_MAX_WORDS_PER_PAGE, maxWords: config.ANALYSIS_MAX_WORDS },
+    outputLimits: { maxWordsPerPage: config.ANALYSIS_MAX_WORDS_PER_PAGE, maxWords: config.ANALYSIS_MAX_WORDS, maxTextChars: config.ANALYSIS_MAX_TEXT_CHARS, maxBlocksBytes: Math.round(config.ANALYSIS_MAX_BLOCKS_MB * 1024 * 1024) },
     jobExpireSeconds: config.ANALYSIS_JOB_EXPIRE_SECONDS,
     // Past every retry of a queued one (expiry, maintenance, delay) with room to spare.
     abandonedAfterSeconds: 2 * config.ANALYSIS_JOB_EXPIRE_SECONDS + config.JOB_QUEUE_MAINTENANCE_SECONDS + 300,

@@ -27,15 +27,21 @@ export const RISK_ASSESSMENT = 50;
 export const OWNERSHIP = 20;
 /** A webhook delivery sent to an outside address. */
 export const OUTSIDE_CALL = 100;
-/** A long text (a note's body, up to 20,000 characters; an analysis's text; a stored row in the audit trail): its bytes weigh as much as this many records. */
+/** A long text (a note's body, up to 20,000 characters; a stored row in the audit trail): its bytes weigh as much as this many records. */
 export const LONG_TEXT = 20;
 /** Rendering Markdown to sanitized HTML (milliseconds of CPU for a long note; about 4 times the bytes of the text). */
 export const HTML_RENDERING = 50;
 /**
- * A document analysis's blocks (JSON, every word with its geometry): up to about 13 MB at the output
- * limits (ANALYSIS_MAX_WORDS), so that at most four fit the cost limit, within the 64 MB answer limit.
+ * A document analysis's blocks (JSON, every word with its geometry): up to 14 MB at the output
+ * limits (ANALYSIS_MAX_BLOCKS_MB), so that at most four fit the cost limit, within the 64 MB answer limit.
  */
 export const ANALYSIS_OUTPUT = 2000;
+/**
+ * A document analysis's text in another shape (`textContent`, `tables`, `forms`): up to
+ * ANALYSIS_MAX_TEXT_CHARS (500,000) characters with a few bytes around each cell or pair, about
+ * 3 MB at most, so that at most nineteen fit the cost limit.
+ */
+export const ANALYSIS_TEXT = 500;
 
 /** Extensions of a field that does `work` each time it runs. */
 export const costs = (work: CostExtensions['cost']): CostExtensions => ({ cost: work });

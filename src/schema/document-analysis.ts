@@ -6,7 +6,7 @@ import { AnalysisKind, AnalysisStatus } from '../generated/prisma/enums.ts';
 import type { IdentityResult, MrzCheck } from '../analysis/identity.ts';
 import type { FormField, MergedCell, TableView } from '../analysis/views.ts';
 import { StoredFile } from './file.ts';
-import { ANALYSIS_OUTPUT, costs, listOfAtMost, LONG_TEXT, OCR } from './cost.ts';
+import { ANALYSIS_OUTPUT, ANALYSIS_TEXT, costs, listOfAtMost, OCR } from './cost.ts';
 import { findOr404 } from './find-or-404.ts';
 import { NEWEST_FIRST } from './pagination.ts';
 
@@ -95,7 +95,7 @@ export const DocumentAnalysis = builder.prismaObject('DocumentAnalysis', {
     blockCount: t.exposeInt('blockCount', { nullable: true }),
     tableCount: t.exposeInt('tableCount', { nullable: true }),
     formCount: t.exposeInt('formCount', { nullable: true }),
-    textContent: t.exposeString('textContent', { nullable: true, extensions: costs(LONG_TEXT) }),
+    textContent: t.exposeString('textContent', { nullable: true, extensions: costs(ANALYSIS_TEXT) }),
     blocks: t.field({
       type: 'JSON',
       nullable: true,
@@ -104,8 +104,9 @@ export const DocumentAnalysis = builder.prismaObject('DocumentAnalysis', {
       extensions: costs(ANALYSIS_OUTPUT),
       resolve: (a) => stored(a.result)?.blocks ?? null,
     }),
-    tables: t.field({ type: [AnalysisTable], nullable: true, select: { views: true }, resolve: (a) => storedViews(a.views)?.tables ?? null }),
-    forms: t.field({ type: [FormFieldRef], nullable: true, select: { views: true }, resolve: (a) => storedViews(a.views)?.forms ?? null }),
+    // Tables and forms hold the document's words again: they weigh what its text can (their items are not records).
+    tables: t.field({ type: [AnalysisTable], nullable: true, select: { views: true }, extensions: costs(ANALYSIS_TEXT), resolve: (a) => storedViews(a.views)?.tables ?? null }),
+    forms: t.field({ type: [FormFieldRef], nullable: true, select: { views: true }, extensions: costs(ANALYSIS_TEXT), resolve: (a) => storedViews(a.views)?.forms ?? null }),
     idType: t.string({ nullable: true, select: { views: true }, resolve: (a) => storedViews(a.views)?.identity?.idType ?? null }),
     identityDocumentFields: t.field({
       type: 'JSON',

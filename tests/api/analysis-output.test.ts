@@ -1,5 +1,5 @@
-// An analysis' output is bounded (words per page and per document, 422 naming
-// the setting), and reading an analysis loads its result only when the query
+// An analysis' output is bounded (words per page and per document, characters
+// of text per document, 422 naming the setting), and reading an analysis loads its result only when the query
 // selects something made from it.
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
@@ -14,7 +14,7 @@ let service: RunningService;
 let org: TestOrganization;
 
 beforeAll(async () => {
-  service = await startTestService({ env: { ANALYSIS_MAX_WORDS_PER_PAGE: '5', ANALYSIS_MAX_WORDS: '8' } });
+  service = await startTestService({ env: { ANALYSIS_MAX_WORDS_PER_PAGE: '5', ANALYSIS_MAX_WORDS: '8', ANALYSIS_MAX_TEXT_CHARS: '40' } });
   org = await createOrganization(service.db, undefined, 'analysis-output');
 }, 120_000);
 afterAll(() => service?.stop());
@@ -49,6 +49,15 @@ describe('analysis output limits', () => {
     const parsed = await parse(await upload([['one two three four five'], ['six seven eight nine']]));
     expect(parsed.status).toBe(422);
     expect(parsed.body.message).toBe('file: the document has more than 8 words; the limit is 8 words per document (ANALYSIS_MAX_WORDS)');
+  }, 60_000);
+
+  it('refuses a document of few but long words over the characters limit with 422 naming it', async () => {
+    // Within the word limits (1,000-character words made 102 MB of blocks from a 90 KB PDF).
+    const parsed = await parse(await upload([['abcdefghijklmnopqrstuvwxyz'], ['abcdefghijklmnopqrstuvwxyz']]));
+    expect(parsed.body).toEqual({
+      statusCode: 422, error: 'Unprocessable Entity',
+      message: 'file: the text of the document reaches 52 characters by page 2; the limit is 40 characters per document (ANALYSIS_MAX_TEXT_CHARS)',
+    });
   }, 60_000);
 });
 
@@ -105,5 +114,24 @@ describe('reading an analysis', () => {
     const five = await gql(aliased(5), { id });
     expect(five.status).toBe(400);
     expect(five.errors?.[0]?.message).toBe('Query too large: estimated cost 10005 exceeds the limit of 10000 (GRAPHQL_MAX_COST); see docs/api-limits.md');
+  }, 60_000);
+
+  it('charges its text, tables and forms as the text they can hold, not as free value objects', async () => {
+    const { id } = await service.db.documentAnalysis.findFirstOrThrow({ where: { organizationId: org.id, status: 'SUCCEEDED' } });
+    const gql = graphqlClient(service.url, org.key);
+    const cost = async (selection: string) => {
+      const answer = (await gql(`query ($id: ID!) { documentAnalysis(jobId: $id) { ${selection} } }`, { id })) as { errors?: unknown; extensions?: { cost?: { requested: number } } };
+      expect(answer.errors).toBeUndefined();
+      return answer.extensions?.cost?.requested;
+    };
+    // The record costs 1; each of its text's shapes 500 (ANALYSIS_TEXT in src/schema/cost.ts).
+    expect(await cost('status')).toBe(1);
+    expect(await cost('tables { page rows mergedCells { rowSpan } }')).toBe(501);
+    expect(await cost('forms { key value }')).toBe(501);
+    expect(await cost('textContent')).toBe(501);
+    const aliased = `query ($id: ID!) { ${Array.from({ length: 20 }, (_, i) => `a${i}: documentAnalysis(jobId: $id) { tables { rows } }`).join(' ')} }`;
+    const twenty = await gql(aliased, { id });
+    expect(twenty.status).toBe(400);
+    expect(twenty.errors?.[0]?.message).toBe('Query too large: estimated cost 10020 exceeds the limit of 10000 (GRAPHQL_MAX_COST); see docs/api-limits.md');
   }, 60_000);
 });

@@ -16,9 +16,19 @@ export interface LocalEngineOptions extends RasterLimits, Partial<OutputLimits> 
   ocr: OcrBackendName;
 }
 
-const wordCount = ({ maxWordsPerPage = DEFAULT_OUTPUT_LIMITS.maxWordsPerPage, maxWords = DEFAULT_OUTPUT_LIMITS.maxWords }: LocalEngineOptions) =>
-  new WordCount({ maxWordsPerPage, maxWords });
-const wordsOf = (page: RecognizedPage) => page.lines.reduce((sum, line) => sum + line.length, 0);
+const wordCount = (options: LocalEngineOptions) =>
+  new WordCount({
+    maxWordsPerPage: options.maxWordsPerPage ?? DEFAULT_OUTPUT_LIMITS.maxWordsPerPage,
+    maxWords: options.maxWords ?? DEFAULT_OUTPUT_LIMITS.maxWords,
+    maxTextChars: options.maxTextChars ?? DEFAULT_OUTPUT_LIMITS.maxTextChars,
+  });
+/** Adds a page's words and their characters to the count (which refuses past a limit). */
+const count = (words: WordCount, number: number, page: RecognizedPage) =>
+  words.add(
+    number,
+    page.lines.reduce((sum, line) => sum + line.length, 0),
+    page.lines.reduce((sum, line) => line.reduce((chars, word) => chars + word.text.length, sum), 0),
+  );
 
 const unprocessable = (message: string) => new AppError('UNPROCESSABLE', message);
 const OCR_DPI = 300;
@@ -99,7 +109,7 @@ async function readPages(data: Buffer, contentType: string, options: LocalEngine
     } catch (error) {
       throw unprocessable(`file: the image could not be read (${(error as Error).message})`);
     }
-    words.add(pages.length, wordsOf(pages.at(-1)!.page));
+    count(words, pages.length, pages.at(-1)!.page);
   }
   return pages;
 }
@@ -121,10 +131,10 @@ async function pdfPages(data: Buffer, options: LocalEngineOptions): Promise<Anal
     for (let number = 1; number <= pdf.numPages; number++) {
       const text = await pageText(pdf, number);
       // Refused as soon as the text layer shows too many words, before its rules or layout.
-      if (text) words.add(number, wordsOf(text));
+      if (text) count(words, number, text);
       // No text layer: a scanned page, rendered and read by OCR.
       const page = text ? { page: text, rules: await pageRules(pdf, number) } : await recognizeImage(await renderPage(pdf, number, OCR_DPI, options.maxMegapixels), ocrBackend(options.ocr));
-      if (!text) words.add(number, wordsOf(page.page));
+      if (!text) count(words, number, page.page);
       pages.push(page);
     }
     return pages;

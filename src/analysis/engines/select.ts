@@ -19,6 +19,7 @@ export function selectEngine(config: Config, logger: Logger, env: NodeJS.Process
         maxDecompressedBytes: config.ANALYSIS_MAX_DECOMPRESSED_MB * 1024 * 1024,
         maxWordsPerPage: config.ANALYSIS_MAX_WORDS_PER_PAGE,
         maxWords: config.ANALYSIS_MAX_WORDS,
+        maxTextChars: config.ANALYSIS_MAX_TEXT_CHARS,
         ocr: selectOcr(config.OCR_ENGINE),
       },
       timeoutMs: config.ANALYSIS_TIMEOUT_MS,
