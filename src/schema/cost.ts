@@ -31,6 +31,8 @@ export const OUTSIDE_CALL = 100;
 export const LONG_TEXT = 20;
 /** Rendering Markdown to sanitized HTML (milliseconds of CPU for a long note; about 4 times the bytes of the text). */
 export const HTML_RENDERING = 50;
+/** Rendering a note's Markdown to sanitized HTML at write (up to about 40 ms of the event loop at the note limits). */
+export const NOTE_RENDERING = 500;
 /**
  * A document analysis's blocks (JSON, every word with its geometry): up to 14 MB at the output
  * limits (ANALYSIS_MAX_BLOCKS_MB), so that at most four fit the cost limit, within the 64 MB answer limit.

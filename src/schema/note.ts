@@ -8,7 +8,7 @@ import * as rules from '../domain/validation.ts';
 import { invalidInput } from '../errors.ts';
 import { NoteFormat } from '../generated/prisma/enums.ts';
 import { BusinessCase, requireBusinessCase } from './business-case.ts';
-import { costs, HTML_RENDERING, LONG_TEXT } from './cost.ts';
+import { costs, HTML_RENDERING, LONG_TEXT, NOTE_RENDERING } from './cost.ts';
 import { ConsumerCase, requireConsumerCase } from './consumer-case.ts';
 import { findOr404 } from './find-or-404.ts';
 import { listOf, NEWEST_FIRST, pageArgs, pageOf } from './pagination.ts';
@@ -140,6 +140,7 @@ const UpdateNoteInput = builder.inputType('UpdateNoteInput', {
 builder.mutationFields((t) => ({
   createNote: t.prismaField({
     type: Note,
+    extensions: costs(NOTE_RENDERING),
     description: 'Writes a note on a case or task of your organization.',
     authScopes: { permission: 'notes:write' },
     args: { input: t.arg({ type: CreateNoteInput, required: true }) },
@@ -161,6 +162,7 @@ builder.mutationFields((t) => ({
   }),
   updateNote: t.prismaField({
     type: Note,
+    extensions: costs(NOTE_RENDERING),
     description: 'Changes the body, format or pin of a note.',
     authScopes: { permission: 'notes:write' },
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateNoteInput, required: true }) },

@@ -66,6 +66,9 @@ describe('the cost model', () => {
     expect(cost('{ notes(limit: 100) { items { body bodyHtml } } }')).toBe(100 * (1 + 20 + 70));
     // The tester's query: 100 tasks, each with 8 notes of its case, body and HTML.
     expect(cost('{ tasks(limit: 100) { items { id consumerCase { notes(first: 8) { edges { node { body bodyHtml } } } } } } }')).toBe(100 * (1 + 1 + 8 * 91));
+    // Writing a note renders it (500): 30 aliased writes do not fit the limit, 19 do.
+    expect(cost('mutation { createNote(input: { body: "x", taskId: "t" }) { id } }')).toBe(500 + 10 + 1);
+    expect(cost(`mutation { ${Array.from({ length: 19 }, (_, n) => `n${n}: updateNote(id: "x", input: { pinned: true }) { id }`).join(' ')} }`)).toBe(19 * 511);
     // An audit event's rows as stored (a note's whole body among them): a long text each.
     expect(cost('{ auditEvents(limit: 100) { items { before after } } }')).toBe(100 * (1 + 20 + 20));
   });
