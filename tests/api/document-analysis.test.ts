@@ -365,7 +365,8 @@ describe('GraphQL', () => {
     await rest('POST', '/v1/documents', { fileKey, type: 'PASSPORT', consumerCaseId: caseId });
     const analyzed = await gql('mutation ($k: String!) { analyzeDocument(fileKey: $k) { jobId status textContent } }', { k: fileKey });
     expect(analyzed.data.analyzeDocument).toMatchObject({ status: 'SUCCEEDED', textContent: 'Passport of Jane Example' });
-    const viaCase = await gql(`query ($id: ID!) { consumerCase(id: $id) { documents { edges { node { type file { analyses { jobId textContent } } } } } } }`, { id: caseId });
+    const viaCase = await gql(`query ($id: ID!) { consumerCase(id: $id) { documents(first: 1) { edges { node { type file { analyses { jobId textContent } } } } } } }`, { id: caseId });
+    expect(viaCase.errors, JSON.stringify(viaCase.errors)).toBeUndefined();
     expect(viaCase.data.consumerCase.documents.edges[0].node).toEqual({
       type: 'PASSPORT',
       file: { analyses: [{ jobId: analyzed.data.analyzeDocument.jobId, textContent: 'Passport of Jane Example' }] },
