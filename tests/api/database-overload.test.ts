@@ -3,32 +3,24 @@
 // Retry-After in the error shape, quickly, never a 500 or a hang; and the
 // service serves again once PostgreSQL does. Runs on a PostgreSQL of its own,
 // which it locks and pauses.
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
 import type { RunningService } from '../../src/service.ts';
 import { graphqlClient, type HttpResult, restClient } from '../helpers/http.ts';
-import { freePort } from '../helpers/ports.ts';
+import { lockablePostgres } from '../helpers/lockable-postgres.ts';
 import { createOrganization, startTestService, type TestOrganization } from '../helpers/service.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const POOL_SIZE = 3;
 const STATEMENT_TIMEOUT_MS = 4000;
 
-let dataDir: string;
-let database: { url: string; stop: () => Promise<void> };
+let database: Awaited<ReturnType<typeof lockablePostgres>>;
 let service: RunningService;
 let org: TestOrganization;
-/** Holds the locks; `watcher` looks at what waits (a transaction's view of pg_stat_activity would not change). */
-let locker: pg.Client;
-let watcher: pg.Client;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'overload-pg-'));
-  database = await startEmbeddedPostgres({ dataDir, port: await freePort(), ephemeral: true });
+  database = await lockablePostgres('overload');
   service = await startTestService({
     databaseUrl: database.url,
     env: {
@@ -39,15 +31,10 @@ beforeAll(async () => {
     },
   });
   org = await createOrganization(service.db, undefined, 'overload');
-  locker = new pg.Client({ connectionString: database.url });
-  watcher = new pg.Client({ connectionString: database.url });
-  await Promise.all([locker.connect(), watcher.connect()]);
 }, 120_000);
 afterAll(async () => {
-  await Promise.all([locker?.end(), watcher?.end()].map((ending) => ending?.catch(() => {})));
   await service?.stop().catch(() => {});
-  await database?.stop().catch(() => {});
-  await rm(dataDir, { recursive: true, force: true });
+  await database?.stop();
 });
 
 const UNAVAILABLE = /busy|unavailable|did not answer/i;
@@ -76,17 +63,13 @@ function expectGraphQL503(answer: Awaited<ReturnType<typeof graphql>>) {
 
 /** Holds an ACCESS EXCLUSIVE lock on `table` while `work` runs, once `waiting` statements wait for it. */
 async function withTableLocked<T>(table: string, waiting: number, start: () => Array<Promise<unknown>>, work: () => Promise<T>): Promise<T> {
+  const { locker } = database;
   const lockerPid = (await locker.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
   await locker.query('BEGIN');
   try {
     await locker.query(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
     const blocked = start();
-    await waitFor(async () => {
-      const { rows } = await watcher.query<{ count: number }>(
-        "SELECT count(*)::int AS count FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND pid <> $1", [lockerPid],
-      );
-      return rows[0]!.count >= waiting;
-    }, `${waiting} statements waiting for ${table}`, 10_000, 50);
+    await waitFor(async () => (await database.waitingForLocks(lockerPid)) >= waiting, `${waiting} statements waiting for ${table}`, 10_000, 50);
     try {
       return await work();
     } finally {
@@ -102,7 +85,7 @@ async function withTableLocked<T>(table: string, waiting: number, start: () => A
 
 /** The postmaster, then the processes it started (each in a session of its own, so not one process group). */
 async function postgresProcesses(): Promise<number[]> {
-  const postmaster = Number((await readFile(join(dataDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+  const postmaster = Number((await readFile(join(database.dataDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
   const children: number[] = [];
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;

@@ -3,35 +3,26 @@
 // half of DATABASE_POOL_SIZE), so another organization keeps being served,
 // and the slow organization's requests past its share answer 503 with
 // Retry-After naming the cap. Runs on a PostgreSQL of its own, which it locks.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
 import type { RunningService } from '../../src/service.ts';
 import { restClient } from '../helpers/http.ts';
-import { freePort } from '../helpers/ports.ts';
+import { lockablePostgres } from '../helpers/lockable-postgres.ts';
 import { createOrganization, startTestService, type TestOrganization } from '../helpers/service.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const POOL_SIZE = 4;
 const SHARE = POOL_SIZE / 2;
 
-let dataDir: string;
-let database: { url: string; stop: () => Promise<void> };
+let database: Awaited<ReturnType<typeof lockablePostgres>>;
 let service: RunningService;
 let slow: TestOrganization;
 let other: TestOrganization;
-let locker: pg.Client;
-let watcher: pg.Client;
 /** The service's log, as JSON lines. */
 const logLines: Array<{ level: number; msg: string; err?: { stack?: string } }> = [];
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'pool-share-pg-'));
-  database = await startEmbeddedPostgres({ dataDir, port: await freePort(), ephemeral: true });
+  database = await lockablePostgres('pool-share');
   service = await startTestService({
     databaseUrl: database.url,
     logger: pino({ level: 'info' }, { write: (line: string) => logLines.push(JSON.parse(line)) }),
@@ -39,27 +30,21 @@ beforeAll(async () => {
   });
   slow = await createOrganization(service.db, undefined, 'pool-share-slow');
   other = await createOrganization(service.db, undefined, 'pool-share-other');
-  locker = new pg.Client({ connectionString: database.url });
-  watcher = new pg.Client({ connectionString: database.url });
-  await Promise.all([locker.connect(), watcher.connect()]);
 }, 120_000);
 afterAll(async () => {
-  await Promise.all([locker?.end(), watcher?.end()].map((ending) => ending?.catch(() => {})));
   await service?.stop().catch(() => {});
-  await database?.stop().catch(() => {});
-  await rm(dataDir, { recursive: true, force: true });
+  await database?.stop();
 });
 
-const waitingForLocks = async () =>
-  (await watcher.query<{ count: number }>("SELECT count(*)::int AS count FROM pg_stat_activity WHERE wait_event_type = 'Lock'")).rows[0]!.count;
+const waitingForLocks = () => database.waitingForLocks();
 
 describe('each organization\'s share of the request pool', () => {
   it('keeps serving another organization while one organization\'s reads hang, and answers the hanging one 503 past its share', async () => {
     const slowRest = restClient(service.url, slow.key);
     const otherRest = restClient(service.url, other.key);
     // The slow organization's reads of tasks hang on a lock (as slow reads would hold their connections).
-    await locker.query('BEGIN');
-    await locker.query('LOCK TABLE tasks IN ACCESS EXCLUSIVE MODE');
+    await database.locker.query('BEGIN');
+    await database.locker.query('LOCK TABLE tasks IN ACCESS EXCLUSIVE MODE');
     let hanging: Array<Promise<{ status: number }>> = [];
     try {
       hanging = Array.from({ length: POOL_SIZE }, () => slowRest('GET', '/v1/tasks'));
@@ -80,7 +65,7 @@ describe('each organization\'s share of the request pool', () => {
       expect(logged.length).toBeGreaterThan(0);
       expect(logged.every((line) => line.level === 40 && line.err === undefined)).toBe(true);
     } finally {
-      await locker.query('COMMIT');
+      await database.locker.query('COMMIT');
     }
     // Whatever the hanging reads were given: an answer once the lock went, or 503 past their wait; never a 500.
     for (const answer of await Promise.all(hanging)) expect([200, 503]).toContain(answer.status);
