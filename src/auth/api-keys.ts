@@ -50,12 +50,12 @@ export async function authenticate(
   sessions: TenantSessions,
   db: Database,
   presented: string | null | undefined,
-  options: { now?: Date; leases?: RateLimitLeases; userId?: string; requestId?: string } = {},
+  options: { now?: Date; leases?: RateLimitLeases; userId?: string; requestId?: string; /** hashApiKey(presented), when the caller has it. */ keyHash?: string } = {},
 ): Promise<{ key: AuthenticatedKey; counts?: RequestCounts; session: TenantSession } | null> {
   const now = options.now ?? new Date();
   // Cheap shape check first: garbage never reaches the database.
   if (!isWellFormedKey(presented)) return null;
-  const keyHash = hashApiKey(presented);
+  const keyHash = options.keyHash ?? hashApiKey(presented);
   const reservation = options.leases?.reserve(keyHash, now.getTime());
   const opened = await sessions.open({ keyHash, now, count: reservation?.takes, userId: options.userId, requestId: options.requestId });
   if (!opened) return null;

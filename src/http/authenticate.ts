@@ -40,21 +40,22 @@ export function authenticateRequests(sessions: TenantSessions, db: Database, lim
     const scope = requestScope.getStore();
     const presented = ctx.get('x-api-key');
     // Keys worth a lookup are throttled per address once too many failed (src/http/failed-auth-throttle.ts).
-    const keyHash = failures && isWellFormedKey(presented) ? hashApiKey(presented) : undefined;
-    const wait = keyHash ? failures!.retryAfter(ctx.ip, keyHash) : 0;
+    const keyHash = (failures || leases) && isWellFormedKey(presented) ? hashApiKey(presented) : undefined;
+    const wait = keyHash && failures ? failures.retryAfter(ctx.ip, keyHash) : 0;
     if (wait) {
       ctx.set('Retry-After', String(wait));
       throw new AppError('TOO_MANY_REQUESTS', `Too many failed authentications from this address; retry in ${wait} s`);
     }
     // A key known to be past its limit in this window is refused before any round trip.
-    const refusal = leases && isWellFormedKey(presented) ? leases.knownRefusal(keyHash ?? hashApiKey(presented)) : undefined;
+    const refusal = keyHash && leases ? leases.knownRefusal(keyHash) : undefined;
     if (refusal) showRateLimit(ctx, refusal, limits.windowSeconds);
     const found = await authenticate(sessions, db, presented, {
       leases,
+      keyHash,
       userId: userValid ? givenUser || undefined : undefined,
       requestId: scope?.requestId,
     });
-    if (keyHash) found ? failures!.succeeded(keyHash) : failures!.failed(ctx.ip, keyHash);
+    if (keyHash && failures) found ? failures.succeeded(keyHash) : failures.failed(ctx.ip, keyHash);
     try {
       ctx.state.apiKey = found?.key ?? null;
       ctx.state.requestCounts = found?.counts;
